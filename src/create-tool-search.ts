@@ -1,0 +1,160 @@
+// The layer: options resolved once, then prepare / search / clear per round.
+import { type CatalogueInfo, catalogueOf, groupsKey, visibility } from './catalogue.ts';
+import { applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
+import { ToolSearchError } from './errors.ts';
+import { namesList } from './names-list.ts';
+import { type ResolvedOptions, resolveOptions, type ToolSearchOptions } from './options.ts';
+import { expose, listedTools } from './prepare.ts';
+import {
+  parseSearchArgs,
+  runSearch,
+  SEARCH_TOOL_NAME,
+  type SearchErrorResult,
+  type SearchResult,
+  searchToolDefinition,
+} from './search-tool.ts';
+import { guardStore } from './store.ts';
+import type { Message, Tool } from './types.ts';
+
+/** What the host knows about a round or a search call. */
+export interface SearchContext {
+  /** Opaque id of the conversation whose discovered set is used. */
+  readonly sessionId: string;
+  /** The tools available this round, as the host registered them. */
+  readonly tools: readonly Tool[];
+  /** The groups the host has enabled; omitted: every tool is visible. */
+  readonly enabledGroups?: readonly string[] | undefined;
+}
+
+/** The input of `prepare`: the round's context and the history as it stands. */
+export interface PrepareInput extends SearchContext {
+  readonly messages?: readonly Message[] | undefined;
+}
+
+/** What the model should be sent this round. */
+export interface PrepareResult {
+  /** The tools to send: the caller's own objects, with the layer's search tool first unless bypassed. */
+  readonly tools: Tool[];
+  /** True when the round was passed through unchanged (the layer is off, or few tools); the store is not touched then. */
+  readonly bypassed: boolean;
+  /** The session's whole discovered set after this round, in exposure order ([] when bypassed). */
+  readonly discovered: string[];
+  /** Warnings raised by this call (also sent to the logger). */
+  readonly warnings: string[];
+}
+
+/** A tool-search layer: call `prepare` before every model round and route `search_tools` calls to `search`. */
+export interface ToolSearch {
+  readonly options: ResolvedOptions;
+  prepare(input: PrepareInput): Promise<PrepareResult>;
+  /** Answers a `search_tools` call; bad arguments come back as `{ error, hint }`, never as an exception. */
+  search(context: SearchContext, args: unknown): Promise<SearchResult | SearchErrorResult>;
+  /** Empties one session's discovered set, or every session's when no id is given. */
+  clear(sessionId?: string): Promise<void>;
+}
+
+const DEFINITIONS_PER_CATALOGUE = 16;
+
+/**
+ * Creates a tool-search layer. Creation is cheap (indexes are cached across layers), so a Worker may create one per request.
+ * @example
+ * const layer = createToolSearch({ maxDirectTools: 5, alwaysDirectTools: ['web_search'] })
+ * const { tools } = await layer.prepare({ sessionId, tools: allTools, messages })
+ */
+export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
+  const resolved = resolveOptions(options);
+  const { texts, logger, maxDiscoveredKeep: keep } = resolved;
+  const store = guardStore(resolved.store);
+  const warnedDirect = new Set<string>();
+  // One definition object per catalogue and group set: byte-stable while the round's tools are unchanged.
+  const definitions = new WeakMap<CatalogueInfo, Map<string, Tool>>();
+
+  function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[]): Tool {
+    let byGroups = definitions.get(info);
+    if (!byGroups) definitions.set(info, (byGroups = new Map()));
+    let definition = byGroups.get(key);
+    if (!definition) {
+      const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts) : undefined;
+      definition = searchToolDefinition(texts, names);
+      if (byGroups.size >= DEFINITIONS_PER_CATALOGUE) byGroups.delete(byGroups.keys().next().value as string);
+      byGroups.set(key, definition);
+    }
+    return definition;
+  }
+
+  async function remember(sessionId: string, touches: readonly string[], warn: (m: string) => void) {
+    const current = await store.get(sessionId, warn);
+    if (applyTouches(current, touches, keep) === current) return current;
+    return store.update(sessionId, (fresh) => applyTouches(fresh, touches, keep), warn, current);
+  }
+
+  return {
+    options: resolved,
+
+    async prepare(input) {
+      checkContext(input, 'prepare');
+      const warnings: string[] = [];
+      const warn = (message: string) => {
+        warnings.push(message);
+        logger.warn(`[tool-search-layer] ${message}`);
+      };
+      const { sessionId, tools, enabledGroups } = input;
+      let others = 0;
+      for (const tool of tools) if (tool?.name !== SEARCH_TOOL_NAME) others++;
+      if (!resolved.enabled || others <= resolved.maxDirectTools) {
+        return { tools: [...tools], bypassed: true, discovered: [], warnings };
+      }
+      const catalogue = catalogueOf(tools);
+      const visible = visibility(tools, enabledGroups, SEARCH_TOOL_NAME);
+      const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
+      const record: DiscoveredRecord | undefined = await remember(
+        sessionId,
+        readEvents(input.messages, SEARCH_TOOL_NAME, known),
+        warn,
+      );
+      const searchTool = searchToolFor(catalogue.info, groupsKey(enabledGroups), () =>
+        listedTools(catalogue, visible, resolved.alwaysDirectTools),
+      );
+      const discovered = [...(record?.order ?? [])];
+      const exposure = expose({ catalogue, visible, searchTool, alwaysDirectTools: resolved.alwaysDirectTools, discovered });
+      for (const name of exposure.missingDirect) {
+        if (warnedDirect.has(name)) continue;
+        warnedDirect.add(name);
+        warn(`alwaysDirectTools names "${name}", which is not among this round's tools; it is not exposed`);
+      }
+      return { tools: exposure.tools, bypassed: false, discovered, warnings };
+    },
+
+    async search(context, args) {
+      checkContext(context, 'search');
+      const parsed = parseSearchArgs(args, texts);
+      if (!parsed.ok) return parsed.result;
+      const catalogue = catalogueOf(context.tools);
+      const visible = visibility(context.tools, context.enabledGroups, SEARCH_TOOL_NAME);
+      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts);
+      if (result.tools.length > 0) {
+        const warn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
+        await remember(context.sessionId, result.tools.map((tool) => tool.name), warn);
+      }
+      return result;
+    },
+
+    async clear(sessionId) {
+      if (sessionId !== undefined && typeof sessionId !== 'string') {
+        throw new ToolSearchError('clear: sessionId must be a string, or omitted to clear every session');
+      }
+      await store.delete(sessionId);
+    },
+  };
+}
+
+/** Host mistakes are programming errors: they throw, naming the call and the field. */
+function checkContext(input: PrepareInput, call: string): void {
+  if (typeof input !== 'object' || input === null) throw new ToolSearchError(`${call}: expected an object`);
+  if (typeof input.sessionId !== 'string') throw new ToolSearchError(`${call}: sessionId must be a string`);
+  if (!Array.isArray(input.tools)) throw new ToolSearchError(`${call}: tools must be an array`);
+  const groups = input.enabledGroups;
+  if (groups !== undefined && !(Array.isArray(groups) && groups.every((g) => typeof g === 'string'))) {
+    throw new ToolSearchError(`${call}: enabledGroups must be an array of strings, or omitted`);
+  }
+}

@@ -1,0 +1,116 @@
+// The discovered set: which tools a session has found or used, and in what order the model sees them.
+import type { Message } from './types.ts';
+
+/** A session's discovered set as stores keep it; `v` is the format version. */
+export interface DiscoveredRecord {
+  readonly v: 1;
+  /** Exposure order: first discovery first. A new discovery appends, so the tools block keeps its prefix. */
+  readonly order: readonly string[];
+  /** The same names by recency, least recent first; eviction takes from the front. */
+  readonly recent: readonly string[];
+}
+
+/**
+ * Applies touches (in order) to a record and trims it to `keep` (0 = no limit).
+ * Returns `current` itself when nothing changed, so callers can skip the write.
+ */
+export function applyTouches(
+  current: DiscoveredRecord | undefined,
+  touches: readonly string[],
+  keep: number,
+): DiscoveredRecord | undefined {
+  const order = current?.order ?? [];
+  const recent = current?.recent ?? [];
+  if (touches.length === 0 && (keep === 0 || recent.length <= keep)) return current;
+  // Replaying the same history must give the same record: names touched move to the end,
+  // ordered by their last touch; untouched names keep their relative order in front.
+  const lastTouch = new Map<string, number>();
+  touches.forEach((name, i) => lastTouch.set(name, i));
+  const moved = [...lastTouch.keys()].sort((a, b) => (lastTouch.get(a) as number) - (lastTouch.get(b) as number));
+  let nextRecent = recent.filter((name) => !lastTouch.has(name)).concat(moved);
+  const known = new Set(order);
+  let nextOrder = order.concat([...lastTouch.keys()].filter((name) => !known.has(name)));
+  if (keep > 0 && nextRecent.length > keep) {
+    const evicted = new Set(nextRecent.slice(0, nextRecent.length - keep));
+    nextRecent = nextRecent.slice(nextRecent.length - keep);
+    nextOrder = nextOrder.filter((name) => !evicted.has(name));
+  }
+  if (current && sameList(nextOrder, order) && sameList(nextRecent, recent)) return current;
+  return { v: 1, order: nextOrder, recent: nextRecent };
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i]);
+}
+
+/** Checks a value read from a persistent store; anything else reads as an empty set. */
+export function isDiscoveredRecord(value: unknown): value is DiscoveredRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Partial<DiscoveredRecord>;
+  return (
+    record.v === 1 &&
+    Array.isArray(record.order) &&
+    Array.isArray(record.recent) &&
+    record.order.length === record.recent.length &&
+    record.order.every((name) => typeof name === 'string') &&
+    record.recent.every((name) => typeof name === 'string')
+  );
+}
+
+// Search results repeat in every round's history; parsing each once keeps `prepare` cheap.
+const parsedResults = new Map<string, readonly string[]>();
+const PARSED_CAP = 512;
+
+function namesInSearchResult(content: unknown): readonly string[] {
+  if (typeof content !== 'string') return [];
+  const cached = parsedResults.get(content);
+  if (cached) return cached;
+  let names: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(content);
+    const tools = (parsed as { tools?: unknown } | null)?.tools;
+    if (Array.isArray(tools)) {
+      names = tools.map((tool: { name?: unknown } | null) => tool?.name).filter((n): n is string => typeof n === 'string');
+    }
+  } catch {
+    // not JSON: skipped, as the spec asks
+  }
+  if (parsedResults.size >= PARSED_CAP) parsedResults.delete(parsedResults.keys().next().value as string);
+  parsedResults.set(content, names);
+  return names;
+}
+
+/**
+ * Reads the discovery events of a history, in order: the tools a paired `search_tools` result returned,
+ * and the tools called with a paired result. Only names in `known` count; anything malformed is skipped.
+ */
+export function readEvents(
+  messages: readonly Message[] | undefined,
+  searchToolName: string,
+  known: (name: string) => boolean,
+): string[] {
+  if (!Array.isArray(messages)) return [];
+  const calls = new Map<string, string>();
+  const answered = new Set<string>();
+  const events: string[] = [];
+  for (const message of messages as readonly unknown[]) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { role, toolCalls, toolCallId, content } = message as Message;
+    if (role === 'assistant' && Array.isArray(toolCalls)) {
+      for (const call of toolCalls as readonly unknown[]) {
+        const { id, name } = (call ?? {}) as { id?: unknown; name?: unknown };
+        if (typeof id === 'string' && id !== '' && typeof name === 'string' && !calls.has(id)) calls.set(id, name);
+      }
+    } else if (role === 'tool' && typeof toolCallId === 'string' && !answered.has(toolCallId)) {
+      const name = calls.get(toolCallId);
+      if (name === undefined) continue;
+      answered.add(toolCallId);
+      if (name === searchToolName) {
+        for (const found of namesInSearchResult(content)) if (known(found)) events.push(found);
+      } else if (known(name)) {
+        events.push(name);
+      }
+    }
+  }
+  return events;
+}

@@ -1,0 +1,92 @@
+// The options of createToolSearch: schema, defaults, and errors that name the path and the reason.
+import * as v from 'valibot';
+import type { DiscoveredStore } from './store.ts';
+import { createMemoryStore } from './stores/memory.ts';
+import { locales, type Texts } from './texts.ts';
+import type { Logger } from './types.ts';
+import { count, parseOptions } from './validate.ts';
+
+/** What `createToolSearch` accepts; every field is optional and defaults as documented. */
+export interface ToolSearchOptions {
+  /** false: `prepare` passes the tools through unchanged. Default true. */
+  readonly enabled?: boolean;
+  /** The search tool's description lists the other tools' names. Default true. */
+  readonly showToolNames?: boolean;
+  /** A round with at most this many tools (not counting search_tools) is passed through. Default 5. */
+  readonly maxDirectTools?: number;
+  /** The most tools one search returns; 0 = no limit. Default 5. */
+  readonly maxSearchResults?: number;
+  /** Tools always exposed with their full definitions, in this order. Default []. */
+  readonly alwaysDirectTools?: readonly string[];
+  /** The discovered set keeps at most this many tools, the most recently used; 0 = no limit. Default 20. */
+  readonly maxDiscoveredKeep?: number;
+  /** The most characters the names list may take before it is cut (whole names, catalogue order); 0 = no limit. Default 6,000. */
+  readonly toolNamesBudget?: number;
+  /** Where discovered sets are kept. Default: a bounded in-memory store of this layer. */
+  readonly store?: DiscoveredStore;
+  /** Receives warnings. Default: console.warn. */
+  readonly logger?: Logger;
+  /** The built-in model-facing texts. Default 'en'. */
+  readonly locale?: 'en' | 'zh';
+  /** Overrides single texts of the locale. */
+  readonly texts?: Partial<Texts>;
+}
+
+/** The options with every default applied and the texts merged. */
+export interface ResolvedOptions {
+  readonly enabled: boolean;
+  readonly showToolNames: boolean;
+  readonly maxDirectTools: number;
+  readonly maxSearchResults: number;
+  readonly alwaysDirectTools: readonly string[];
+  readonly maxDiscoveredKeep: number;
+  readonly toolNamesBudget: number;
+  readonly store: DiscoveredStore;
+  readonly logger: Logger;
+  readonly texts: Texts;
+}
+
+const isFunction = (value: unknown): boolean => typeof value === 'function';
+const methods = (...names: string[]) => (value: unknown) =>
+  typeof value === 'object' && value !== null && names.every((name) => isFunction((value as Record<string, unknown>)[name]));
+
+const textKeys = Object.keys(locales.en) as (keyof Texts)[];
+
+const schema = v.strictObject(
+  {
+    enabled: v.optional(v.boolean(), true),
+    showToolNames: v.optional(v.boolean(), true),
+    maxDirectTools: count(5),
+    maxSearchResults: count(5),
+    alwaysDirectTools: v.optional(
+      v.pipe(
+        v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+        v.check((names) => new Set(names).size === names.length, 'must not repeat a name'),
+      ),
+      [],
+    ),
+    maxDiscoveredKeep: count(20),
+    toolNamesBudget: count(6000),
+    store: v.optional(v.custom<DiscoveredStore>(methods('get', 'update', 'delete', 'clear'), 'must be a store with get, update, delete and clear')),
+    logger: v.optional(v.custom<Logger>(methods('warn'), 'must be an object with a warn function')),
+    locale: v.optional(v.picklist(['en', 'zh'], 'must be "en" or "zh"'), 'en'),
+    texts: v.optional(
+      v.strictObject(Object.fromEntries(textKeys.map((key) => [key, v.optional(v.string())])), 'is not a text key'),
+      {},
+    ),
+  },
+  'is not an option',
+);
+
+/** Validates options and applies defaults; throws ToolSearchError naming the option path and the reason. */
+export function resolveOptions(input: unknown): ResolvedOptions {
+  const { locale, texts, store, logger, ...rest } = parseOptions(schema, input, 'createToolSearch');
+  const defined = Object.fromEntries(Object.entries(texts).filter(([, text]) => text !== undefined));
+  return Object.freeze({
+    ...rest,
+    alwaysDirectTools: Object.freeze([...rest.alwaysDirectTools]),
+    store: store ?? createMemoryStore(),
+    logger: logger ?? { warn: (message: string) => console.warn(message) },
+    texts: Object.freeze({ ...locales[locale], ...defined }),
+  });
+}

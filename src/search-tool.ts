@@ -1,0 +1,159 @@
+// The search_tools meta-tool: its definition, its untrusted arguments, and the result the model reads.
+import * as v from 'valibot';
+import type { Catalogue } from './catalogue.ts';
+import { rankTools } from './search/index.ts';
+import { format, type Texts } from './texts.ts';
+import type { JsonSchema, Tool } from './types.ts';
+
+/** The name of the meta-tool the model calls to find tools. */
+export const SEARCH_TOOL_NAME = 'search_tools';
+
+/** One tool as a search returns it: the full definition the model needs to call it. */
+export interface FoundTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema | null;
+}
+
+/** What `search` returns for valid arguments; JSON.stringify it for the model. */
+export interface SearchResult {
+  /** Size of the whole result set. */
+  readonly found: number;
+  readonly tools: readonly FoundTool[];
+  /** Present only when this page is not the whole result set. */
+  readonly pagination?: { readonly offset: number; readonly limit: number; readonly total: number; readonly nextOffset: number | null };
+  /** Other visible tools sharing a group with a returned tool (at most 10, catalogue order). */
+  readonly related: readonly string[];
+  readonly hint: string;
+}
+
+/** What `search` returns for arguments it cannot use: what went wrong and how to call correctly. */
+export interface SearchErrorResult {
+  readonly error: string;
+  readonly hint: string;
+}
+
+const MAX_QUERY_CHARS = 1000;
+const MAX_KEYWORDS = 64;
+/** Most names in `related`: enough to hint at a group's neighbours without paying for a second names list. */
+export const MAX_RELATED = 10;
+
+/** Builds the search tool's definition; `names` is the names list, if shown. */
+export function searchToolDefinition(texts: Texts, names: string | undefined): Tool {
+  return {
+    name: SEARCH_TOOL_NAME,
+    description: names ? `${texts.description}\n\n${names}` : texts.description,
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: texts.queryParam },
+        limit: { type: 'integer', minimum: 1, description: texts.limitParam },
+        offset: { type: 'integer', minimum: 0, description: texts.offsetParam },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  };
+}
+
+// null for an optional field is what strict structured outputs send for "not given".
+const optionalCount = (min: number) => v.nullish(v.pipe(v.number(), v.integer(), v.minValue(min)));
+const argsSchema = v.object({ query: v.string(), limit: optionalCount(1), offset: optionalCount(0) });
+
+/** Arguments as the search runs them, or the error the model gets back. */
+export type ParsedArgs =
+  | { readonly ok: true; readonly query: string; readonly limit: number | undefined; readonly offset: number; readonly truncated: boolean }
+  | { readonly ok: false; readonly result: SearchErrorResult };
+
+/** Validates the model's arguments: an object, or a string holding a JSON object. Never throws. */
+export function parseSearchArgs(args: unknown, texts: Texts): ParsedArgs {
+  const fail = (reason: string): ParsedArgs => ({
+    ok: false,
+    result: { error: format(texts.argsError, { reason }), hint: texts.argsHint },
+  });
+  let value = args;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return fail(texts.reasonNotObject);
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(texts.reasonNotObject);
+  const parsed = v.safeParse(argsSchema, value);
+  if (!parsed.success) {
+    const key = parsed.issues[0].path?.[0]?.key;
+    return fail(key === 'limit' ? texts.reasonLimit : key === 'offset' ? texts.reasonOffset : texts.reasonQuery);
+  }
+  const { query, truncated } = cutQuery(parsed.output.query);
+  return { ok: true, query, limit: parsed.output.limit ?? undefined, offset: parsed.output.offset ?? 0, truncated };
+}
+
+function cutQuery(query: string): { query: string; truncated: boolean } {
+  let cut = query;
+  if (cut.length > MAX_QUERY_CHARS) {
+    cut = cut.slice(0, MAX_QUERY_CHARS);
+    // Never leave half of a surrogate pair at the end.
+    if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  }
+  const words = cut.split(/\s+/).filter(Boolean);
+  if (words.length > MAX_KEYWORDS) cut = words.slice(0, MAX_KEYWORDS).join(' ');
+  return { query: cut, truncated: cut !== query };
+}
+
+/** Runs a parsed search over a catalogue: the ranked page, pagination, related names and hint. */
+export function runSearch(
+  catalogue: Catalogue,
+  visible: (id: number) => boolean,
+  args: Extract<ParsedArgs, { ok: true }>,
+  maxSearchResults: number,
+  texts: Texts,
+): SearchResult {
+  const cap = maxSearchResults === 0 ? Number.POSITIVE_INFINITY : maxSearchResults;
+  const limit = Math.min(args.limit ?? cap, cap);
+  const { offset } = args;
+  const take = offset + limit;
+  const ranked = rankTools(catalogue.index, args.query, Number.isFinite(take) ? { visible, take } : { visible });
+  const ids = ranked.ids.slice(offset, take);
+  const { found } = ranked;
+  const tools = ids.map((id) => toFoundTool(catalogue.tools[id] as Tool));
+  const nextOffset = offset + ids.length < found && ids.length > 0 ? offset + ids.length : null;
+  const paged = offset > 0 || ids.length < found;
+  const hints: string[] = args.truncated ? [texts.hintTruncated] : [];
+  if (found === 0) hints.push(ranked.keywords.length === 0 && args.query.trim() !== '' ? texts.hintNoKeywords : texts.hintNone);
+  else if (ids.length === 0) hints.push(format(texts.hintPastEnd, { offset, found }));
+  else hints.push(format(texts.hintFound, { found, count: ids.length }));
+  if (nextOffset !== null) hints.push(format(texts.hintMore, { remaining: found - nextOffset, nextOffset }));
+  return {
+    found,
+    tools,
+    ...(paged && {
+      pagination: { offset, limit: Number.isFinite(limit) ? limit : ids.length, total: found, nextOffset },
+    }),
+    related: related(catalogue, ids, visible),
+    hint: hints.join(' '),
+  };
+}
+
+function toFoundTool(tool: Tool): FoundTool {
+  return {
+    name: tool.name,
+    description: typeof tool.description === 'string' ? tool.description : '',
+    parameters: tool.parameters ?? null,
+  };
+}
+
+function related(catalogue: Catalogue, ids: readonly number[], visible: (id: number) => boolean): string[] {
+  const returned = new Set(ids.map((id) => (catalogue.tools[id] as Tool).name));
+  const names = new Set<string>();
+  for (const id of ids) {
+    for (const group of (catalogue.tools[id] as Tool).groups ?? []) {
+      for (const member of catalogue.groups.get(group) ?? []) {
+        const name = (catalogue.tools[member] as Tool).name;
+        if (names.size >= MAX_RELATED) return [...names];
+        if (visible(member) && !returned.has(name)) names.add(name);
+      }
+    }
+  }
+  return [...names];
+}
