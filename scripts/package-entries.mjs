@@ -1,0 +1,65 @@
+// The package's public entry points, read from package.json `exports`, so the tests import the
+// library by its own name (`tool-search-layer`, `tool-search-layer/<subpath>`) and a new entry
+// point is picked up by every test project without touching a config.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const manifest = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+
+function jsTarget(value) {
+  if (typeof value === 'string') return value.endsWith('.js') ? value : undefined;
+  if (value && typeof value === 'object') return jsTarget(value.import ?? value.default);
+  return undefined;
+}
+
+/**
+ * One row per JavaScript entry point: its import specifier, its built file and its source file
+ * (the build maps `src/<name>.ts` to `dist/<name>.js`, see vite.config.ts).
+ * @returns {{ specifier: string, dist: string, src: string }[]}
+ */
+export function packageEntries() {
+  return Object.entries(manifest.exports ?? {}).flatMap(([key, value]) => {
+    const target = jsTarget(value);
+    if (!target) return [];
+    const specifier = key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`;
+    const dist = resolve(root, target);
+    const src = resolve(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+    return [{ specifier, dist, src }];
+  });
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * Vite `resolve.alias` entries that send each specifier to the built (`dist`) or source (`src`) file.
+ * Exact-match patterns, so `tool-search-layer` never swallows `tool-search-layer/<subpath>`.
+ * @param {'src' | 'dist'} target
+ */
+export function packageAliases(target) {
+  return packageEntries().map((entry) => ({
+    find: new RegExp(`^${escape(entry.specifier)}$`),
+    replacement: entry[target],
+  }));
+}
+
+function newestSource() {
+  const files = readdirSync(resolve(root, 'src'), { recursive: true, withFileTypes: true });
+  return Math.max(0, ...files.filter((f) => f.isFile()).map((f) => statSync(resolve(f.parentPath, f.name)).mtimeMs));
+}
+
+/** Throws a readable error when dist/ is missing or older than src/, so tests never run a stale build. */
+export function assertDistBuilt() {
+  const entries = packageEntries();
+  const missing = entries.filter((entry) => !existsSync(entry.dist));
+  if (missing.length > 0) {
+    throw new Error(`Missing ${missing.map((e) => e.dist).join(', ')}: run \`npm run build\` first (npm test does).`);
+  }
+  const built = Math.min(...entries.map((entry) => statSync(entry.dist).mtimeMs));
+  if (newestSource() > built) {
+    throw new Error('dist/ is older than src/: run `npm run build` (npm test and npm run test:unit do) and test again.');
+  }
+}
+
+export const projectRoot = root;

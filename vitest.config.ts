@@ -1,0 +1,38 @@
+// The test projects. One core suite (test/core) runs three times: on src/ and on the built dist/
+// in Node, and on dist/ inside workerd, the Cloudflare Workers runtime. The browser tests are
+// Playwright's (playwright.config.ts); `npm test` runs both.
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+import { packageAliases } from './scripts/package-entries.mjs';
+
+const coreTests = ['test/core/**/*.test.ts'];
+const distCheck = ['scripts/vitest-dist-check.mjs'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias: packageAliases('src') },
+        test: { name: 'core-src', include: coreTests, environment: 'node' },
+      },
+      {
+        resolve: { alias: packageAliases('dist') },
+        test: { name: 'core-dist', include: coreTests, environment: 'node', globalSetup: distCheck },
+      },
+      {
+        // The worker's compatibility date and (later) its KV and Durable Object bindings live in
+        // test/workerd/wrangler.jsonc; test/workerd/*.test.ts checks the runtime is really workerd.
+        plugins: [cloudflareTest({ wrangler: { configPath: './test/workerd/wrangler.jsonc' } })],
+        resolve: { alias: packageAliases('dist') },
+        test: {
+          name: 'core-workerd',
+          include: [...coreTests, 'test/workerd/**/*.test.ts'],
+          globalSetup: distCheck,
+        },
+      },
+      {
+        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
+      },
+    ],
+  },
+});
