@@ -3,10 +3,12 @@ import { ToolSearchError } from './errors.ts';
 import { getToolIndex, type ToolIndex } from './search/index.ts';
 import type { Tool } from './types.ts';
 
-/** Lookups shared by every array that reuses the same index (same positions, names and groups). */
+/** Lookups shared by every array with the same names and groups at the same positions. */
 export interface CatalogueInfo {
   readonly byName: ReadonlyMap<string, number>;
   readonly groups: ReadonlyMap<string, readonly number[]>;
+  /** Each position's name and groups, to check that another array really has the same ones. */
+  readonly signature: readonly string[];
 }
 
 /** A round's tools with their index and lookups. */
@@ -34,7 +36,8 @@ export function catalogueOf(tools: readonly Tool[]): Catalogue {
   });
   const index = getToolIndex(tools);
   let info = byIndex.get(index);
-  if (!info) {
+  // The index is shared by tools with equal searchable text, which says nothing about their groups.
+  if (!info || !sameSignature(info, tools)) {
     info = describe(tools);
     byIndex.set(index, info);
   }
@@ -43,9 +46,16 @@ export function catalogueOf(tools: readonly Tool[]): Catalogue {
   return catalogue;
 }
 
+const signatureOf = (tool: Tool): string => (tool.groups ? JSON.stringify([tool.name, tool.groups]) : tool.name);
+
+function sameSignature(info: CatalogueInfo, tools: readonly Tool[]): boolean {
+  return info.signature.length === tools.length && tools.every((tool, i) => info.signature[i] === signatureOf(tool));
+}
+
 function describe(tools: readonly Tool[]): CatalogueInfo {
   const byName = new Map<string, number>();
   const groups = new Map<string, number[]>();
+  const signature = tools.map(signatureOf);
   tools.forEach((tool, i) => {
     if (!byName.has(tool.name)) byName.set(tool.name, i);
     for (const group of tool.groups ?? []) {
@@ -54,7 +64,7 @@ function describe(tools: readonly Tool[]): CatalogueInfo {
       else groups.set(group, [i]);
     }
   });
-  return { byName, groups };
+  return { byName, groups, signature };
 }
 
 /**

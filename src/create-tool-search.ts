@@ -53,7 +53,14 @@ export interface ToolSearch {
   clear(sessionId?: string): Promise<void>;
 }
 
-const DEFINITIONS_PER_CATALOGUE = 16;
+const DEFINITIONS_KEPT = 16;
+
+/** Sets a key in a small map that forgets its oldest entry past DEFINITIONS_KEPT. */
+function keepRecent<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key);
+  if (map.size >= DEFINITIONS_KEPT) map.delete(map.keys().next().value as K);
+  map.set(key, value);
+}
 
 /**
  * Creates a tool-search layer. Creation is cheap (indexes are cached across layers), so a Worker may create one per request.
@@ -66,18 +73,20 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const { texts, logger, maxDiscoveredKeep: keep } = resolved;
   const store = guardStore(resolved.store);
   const warnedDirect = new Set<string>();
-  // One definition object per catalogue and group set: byte-stable while the round's tools are unchanged.
+  // One definition object per catalogue and group set, and one per distinct names list: the search
+  // tool stays the same object, byte for byte, while the round's tools are unchanged.
   const definitions = new WeakMap<CatalogueInfo, Map<string, Tool>>();
+  const byNames = new Map<string, Tool>();
 
   function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[]): Tool {
     let byGroups = definitions.get(info);
     if (!byGroups) definitions.set(info, (byGroups = new Map()));
     let definition = byGroups.get(key);
     if (!definition) {
-      const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts) : undefined;
-      definition = searchToolDefinition(texts, names);
-      if (byGroups.size >= DEFINITIONS_PER_CATALOGUE) byGroups.delete(byGroups.keys().next().value as string);
-      byGroups.set(key, definition);
+      const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts) : '';
+      definition = byNames.get(names) ?? searchToolDefinition(texts, names || undefined);
+      keepRecent(byNames, names, definition);
+      keepRecent(byGroups, key, definition);
     }
     return definition;
   }

@@ -1,0 +1,257 @@
+import {
+  createToolSearch,
+  MAX_RELATED,
+  SEARCH_TOOL_NAME,
+  type SearchErrorResult,
+  type SearchResult,
+  type Tool,
+} from 'tool-search-layer';
+import { describe, expect, it } from 'vitest';
+import { catalogue, names, recordingLogger } from './fixtures.ts';
+
+const layerWith = (options = {}) => createToolSearch({ logger: recordingLogger(), ...options });
+const ok = (result: SearchResult | SearchErrorResult): SearchResult => {
+  if ('error' in result) throw new Error(`unexpected error result: ${result.error}`);
+  return result;
+};
+const search = async (args: unknown, options = {}, context: { enabledGroups?: string[]; tools?: readonly Tool[] } = {}) =>
+  layerWith(options).search({ sessionId: 's', tools: context.tools ?? catalogue, ...context }, args);
+
+describe('search_tools: definition', () => {
+  it('declares query (required), limit and offset as integers', async () => {
+    const out = await layerWith().prepare({ sessionId: 's', tools: catalogue });
+    const tool = out.tools[0] as Tool;
+    expect(tool.name).toBe(SEARCH_TOOL_NAME);
+    expect(tool.parameters).toMatchObject({
+      type: 'object',
+      properties: { query: { type: 'string' }, limit: { type: 'integer', minimum: 1 }, offset: { type: 'integer', minimum: 0 } },
+      required: ['query'],
+    });
+  });
+
+  it('speaks Chinese with locale zh', async () => {
+    const out = await layerWith({ locale: 'zh' }).prepare({ sessionId: 's', tools: catalogue });
+    expect(out.tools[0]?.description).toMatch(/必须先搜索/);
+  });
+});
+
+describe('search_tools: arguments are untrusted', () => {
+  it.each([
+    ['a bare non-JSON string', 'send email', /JSON object/],
+    ['null', null, /JSON object/],
+    ['undefined', undefined, /JSON object/],
+    ['an array', [{ query: 'x' }], /JSON object/],
+    ['a JSON array string', '["x"]', /JSON object/],
+    ['a number', 5, /JSON object/],
+    ['a missing query', {}, /"query" must be a string/],
+    ['a numeric query', { query: 5 }, /"query" must be a string/],
+    ['limit 0', { query: 'x', limit: 0 }, /"limit" must be an integer of at least 1/],
+    ['a fractional limit', { query: 'x', limit: 2.5 }, /"limit"/],
+    ['a string limit', { query: 'x', limit: '3' }, /"limit"/],
+    ['a negative offset', { query: 'x', offset: -1 }, /"offset" must be an integer of at least 0/],
+    ['a fractional offset in a JSON string', '{"query":"x","offset":1.5}', /"offset"/],
+  ])('answers %s with { error, hint } and never throws', async (_, args, reason) => {
+    const result = (await search(args)) as SearchErrorResult;
+    expect(Object.keys(result).sort()).toEqual(['error', 'hint']);
+    expect(result.error).toMatch(reason);
+    expect(result.hint).toContain('{"query"');
+  });
+
+  it('answers in Chinese with locale zh', async () => {
+    const result = (await search({ query: 1 }, { locale: 'zh' })) as SearchErrorResult;
+    expect(result.error).toMatch(/query 必须是字符串/);
+  });
+
+  it('accepts a JSON string, and null for the optional fields', async () => {
+    expect(ok(await search('{"query":"email","limit":1}')).tools).toHaveLength(1);
+    expect(ok(await search({ query: 'email', limit: null, offset: null })).tools.length).toBeGreaterThan(0);
+  });
+
+  it('cuts a query over 1,000 characters or 64 keywords and says so', async () => {
+    const long = ok(await search({ query: `email ${'x'.repeat(2000)}` }));
+    expect(long.hint).toMatch(/cut to 1,000 characters and 64 keywords/);
+    expect(long.tools.map((t) => t.name)).toContain('send_email');
+    const many = ok(await search({ query: `${Array.from({ length: 64 }, (_, i) => `zz${i}`).join(' ')} email` }));
+    expect(many.found).toBe(0);
+    expect(many.hint).toMatch(/cut to/);
+    expect(ok(await search({ query: 'email' })).hint).not.toMatch(/cut to/);
+  });
+
+  it('bounds absurd input instead of hanging', async () => {
+    const huge = 'weather '.repeat(200_000);
+    const started = Date.now();
+    ok(await search({ query: huge }));
+    ok(await search(JSON.stringify({ query: huge })));
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('search_tools: result set', () => {
+  it('matches any keyword as a case-insensitive substring of the name or description', async () => {
+    const result = ok(await search({ query: 'CALENDAR nothing-matches-this', limit: 10 }));
+    expect(names(result.tools).sort()).toEqual(['create_event', 'list_events']);
+    expect(result.found).toBe(2);
+    expect(ok(await search({ query: 'irectory' })).tools.map((t) => t.name)).toEqual(['list_directory']);
+  });
+
+  it('lists every visible tool for an empty query, in catalogue order', async () => {
+    const result = ok(await search({ query: '  ' }, { maxSearchResults: 0 }));
+    expect(result.found).toBe(catalogue.length);
+    expect(names(result.tools)).toEqual(names(catalogue));
+    expect(result.pagination).toBeUndefined();
+  });
+
+  it('matches nothing when only stopwords and one-letter words remain, and says why', async () => {
+    const result = ok(await search({ query: 'a the of 的 x' }));
+    expect(result.found).toBe(0);
+    expect(result.tools).toEqual([]);
+    expect(result.hint).toMatch(/no usable keywords/);
+    expect(ok(await search({ query: 'zzzzqqq' })).hint).toMatch(/No tool matched/);
+  });
+
+  it('finds tools through identifier splitting, stemming and parameter text', async () => {
+    expect(names(ok(await search({ query: 'stock' })).tools)).toContain('getStockPrice');
+    expect(names(ok(await search({ query: 'forecasting' })).tools)).toContain('get_forecast');
+    expect(names(ok(await search({ query: 'ticker' })).tools)).toContain('getStockPrice');
+  });
+
+  it('finds Chinese tools from a Chinese query', async () => {
+    expect(names(ok(await search({ query: '查询天气' })).tools)[0]).toBe('query_city_weather');
+    expect(names(ok(await search({ query: '天气预报' })).tools)[0]).toBe('query_city_weather');
+  });
+
+  it('never returns the search tool itself', async () => {
+    const tools = [{ name: SEARCH_TOOL_NAME, description: 'search tools' }, ...catalogue];
+    const result = ok(await search({ query: 'search tools' }, { maxSearchResults: 0 }, { tools }));
+    expect(names(result.tools)).not.toContain(SEARCH_TOOL_NAME);
+  });
+});
+
+describe('search_tools: ranking', () => {
+  it('puts the best match first', async () => {
+    expect(names(ok(await search({ query: 'send an email to my boss' })).tools)[0]).toBe('send_email');
+    expect(names(ok(await search({ query: 'weather forecast for tomorrow' })).tools)[0]).toBe('get_forecast');
+    expect(names(ok(await search({ query: 'convert dollars to euros currency' })).tools)[0]).toBe('convertCurrency');
+    expect(names(ok(await search({ query: 'read_file' })).tools)[0]).toBe('read_file');
+  });
+
+  it('breaks ties by catalogue order and is the same in every session and layer', async () => {
+    const twins: Tool[] = Array.from({ length: 8 }, (_, i) => ({ name: `twin_${i}`, description: 'identical twin tool' }));
+    const result = ok(await search({ query: 'identical' }, { maxSearchResults: 0 }, { tools: twins }));
+    expect(names(result.tools)).toEqual(names(twins));
+    const layer = layerWith();
+    await layer.prepare({ sessionId: 'x', tools: catalogue, messages: [] });
+    await layer.search({ sessionId: 'x', tools: catalogue }, { query: 'file' });
+    const again = ok(await layer.search({ sessionId: 'y', tools: catalogue }, { query: 'file directory disk', limit: 3 }));
+    const fresh = ok(await search({ query: 'file directory disk', limit: 3 }));
+    expect(names(again.tools)).toEqual(names(fresh.tools));
+  });
+});
+
+describe('search_tools: limit, pagination, related', () => {
+  it('defaults limit to maxSearchResults and caps it there', async () => {
+    expect(ok(await search({ query: '' })).tools).toHaveLength(5);
+    expect(ok(await search({ query: '', limit: 50 })).tools).toHaveLength(5);
+    expect(ok(await search({ query: '', limit: 2 })).tools).toHaveLength(2);
+    expect(ok(await search({ query: '', limit: 50 }, { maxSearchResults: 0 })).tools).toHaveLength(catalogue.length);
+  });
+
+  it('pages with exactly { offset, limit, total, nextOffset } and null on the last page', async () => {
+    const first = ok(await search({ query: '', limit: 6 }, { maxSearchResults: 0 }));
+    expect(first.pagination).toEqual({ offset: 0, limit: 6, total: 16, nextOffset: 6 });
+    expect(first.hint).toMatch(/offset 6/);
+    const last = ok(await search({ query: '', limit: 6, offset: 12 }, { maxSearchResults: 0 }));
+    expect(last.pagination).toEqual({ offset: 12, limit: 6, total: 16, nextOffset: null });
+    expect(names(last.tools)).toEqual(names(catalogue.slice(12)));
+    const past = ok(await search({ query: '', offset: 40 }));
+    expect(past.tools).toEqual([]);
+    expect(past.pagination).toEqual({ offset: 40, limit: 5, total: 16, nextOffset: null });
+    expect(past.hint).toMatch(/past the last of 16/);
+    const pages: string[] = [];
+    for (let offset = 0; offset !== null; ) {
+      const page = ok(await search({ query: 'file list text', limit: 2, offset }));
+      pages.push(...names(page.tools));
+      offset = page.pagination?.nextOffset ?? (null as never);
+      if (!page.pagination) break;
+    }
+    expect(new Set(pages).size).toBe(pages.length);
+    expect(pages).toEqual(names(ok(await search({ query: 'file list text' }, { maxSearchResults: 0 })).tools));
+  });
+
+  it('returns full definitions', async () => {
+    const [tool] = ok(await search({ query: 'send_email', limit: 1 })).tools;
+    const original = catalogue[0] as Tool;
+    expect(tool).toEqual({ name: original.name, description: original.description, parameters: original.parameters });
+  });
+
+  it('names related tools from the same groups, not those returned', async () => {
+    const result = ok(await search({ query: 'send_email', limit: 1 }));
+    expect(result.related).toEqual(['read_inbox', 'delete_email']);
+    const many: Tool[] = Array.from({ length: 30 }, (_, i) => ({ name: `member_${i}`, description: `member ${i}`, groups: ['big'] }));
+    const capped = ok(await search({ query: 'member_0', limit: 1 }, {}, { tools: many }));
+    expect(capped.related).toHaveLength(MAX_RELATED);
+    expect(capped.related).not.toContain('member_0');
+  });
+});
+
+describe('search_tools: groups never leak', () => {
+  it('keeps invisible tools out of found, tools, related and hints', async () => {
+    const result = ok(await search({ query: 'email weather file', limit: 50 }, { maxSearchResults: 0 }, { enabledGroups: ['weather'] }));
+    const text = JSON.stringify(result);
+    for (const hidden of ['send_email', 'read_inbox', 'delete_email', 'read_file', 'write_file', 'list_directory']) {
+      expect(text).not.toContain(hidden);
+    }
+    expect(names(result.tools).sort()).toEqual(['get_forecast', 'get_weather', 'query_city_weather']);
+    expect(result.found).toBe(3);
+    const empty = ok(await search({ query: '' }, { maxSearchResults: 0 }, { enabledGroups: [] }));
+    expect(names(empty.tools)).toEqual(['calculator', 'translate_text', 'web_search']);
+    expect(empty.found).toBe(3);
+  });
+
+  it('keeps related names inside the enabled groups of a multi-group tool', async () => {
+    const tools: Tool[] = [
+      ...catalogue,
+      { name: 'mail_weather_digest', description: 'Weather digest by email', groups: ['mail', 'weather'] },
+    ];
+    const result = ok(await search({ query: 'digest', limit: 1 }, {}, { tools, enabledGroups: ['weather'] }));
+    expect(names(result.tools)).toEqual(['mail_weather_digest']);
+    expect(result.related).toEqual(['get_weather', 'get_forecast', 'query_city_weather']);
+  });
+
+  it('does not record an invisible tool through search', async () => {
+    const layer = layerWith();
+    await layer.search({ sessionId: 's', tools: catalogue, enabledGroups: ['mail'] }, { query: 'weather file email' });
+    const out = await layer.prepare({ sessionId: 's', tools: catalogue });
+    expect(out.discovered.every((name) => ['send_email', 'read_inbox', 'delete_email', 'calculator', 'translate_text', 'web_search'].includes(name))).toBe(true);
+  });
+});
+
+describe('index reuse', () => {
+  it('gives the same answers for a new array of the same tools and for equal copies', async () => {
+    const layer = layerWith();
+    const query = { query: 'list events in my calendar', limit: 3 };
+    const a = ok(await layer.search({ sessionId: 's', tools: catalogue }, query));
+    const b = ok(await layer.search({ sessionId: 's', tools: [...catalogue] }, query));
+    const c = ok(await layer.search({ sessionId: 's', tools: structuredClone(catalogue) as Tool[] }, query));
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+  });
+
+  it('does not reuse an index when a tool changed', async () => {
+    const layer = layerWith();
+    const changed = catalogue.map((t) => (t.name === 'calculator' ? { ...t, description: 'Evaluate arithmetic and zebra math' } : t));
+    expect(ok(await layer.search({ sessionId: 's', tools: catalogue }, { query: 'zebra' })).found).toBe(0);
+    expect(names(ok(await layer.search({ sessionId: 's', tools: changed }, { query: 'zebra' })).tools)).toEqual(['calculator']);
+    const regrouped = catalogue.map((t) => (t.name === 'calculator' ? { ...t, groups: ['mail'] } : t));
+    const result = ok(await layer.search({ sessionId: 's', tools: regrouped, enabledGroups: ['weather'] }, { query: 'arithmetic' }));
+    expect(result.found).toBe(0);
+  });
+
+  it('reads groups from the current tools even when equal text shares an index', async () => {
+    const layer = layerWith();
+    const query = { query: 'calculator', limit: 1 };
+    expect(ok(await layer.search({ sessionId: 's', tools: catalogue }, query)).related).toEqual([]);
+    const regrouped = catalogue.map((t) => ({ ...t, groups: t.name === 'calculator' || t.name === 'web_search' ? ['misc'] : t.groups }));
+    expect(ok(await layer.search({ sessionId: 's', tools: regrouped }, query)).related).toEqual(['web_search']);
+  });
+});
