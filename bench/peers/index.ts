@@ -1,0 +1,21 @@
+// Every library the benchmark ranks, ours first; the order is the order of the tables.
+import { aiSdkPeer } from './ai-sdk.ts';
+import { flexSearchPeer } from './flexsearch.ts';
+import { miniSearchPeer } from './minisearch.ts';
+import { oramaPeer } from './orama.ts';
+import { oursPeer } from './ours.ts';
+import type { Peer } from './peer.ts';
+import { substringPeer } from './substring.ts';
+import { winkBm25Peer } from './wink-bm25.ts';
+
+export type { Peer, Ranker, RankerOptions } from './peer.ts';
+
+export const peers: readonly Peer[] = [
+  oursPeer,
+  aiSdkPeer,
+  miniSearchPeer,
+  flexSearchPeer,
+  oramaPeer,
+  winkBm25Peer,
+  substringPeer,
+];
