@@ -44,3 +44,23 @@ export function loadSet(name: string): BenchSet {
 
 /** The labelled sets the retrieval benchmark scores. */
 export const labelledSets: readonly string[] = ['seal-tools', 'bfcl', 'metatool'];
+
+/**
+ * Catalogues concatenated, then repeated with renamed copies (`name__2`, `name__3`, ...) until `size`
+ * tools: a larger catalogue than any one set, every name unique.
+ */
+export function combineCatalogues(sets: readonly BenchSet[], size: number): BenchTool[] {
+  const all = sets.flatMap((s) => s.tools);
+  const names = new Set<string>();
+  const out: BenchTool[] = [];
+  for (let round = 1; out.length < size && all.length > 0; round++) {
+    for (const tool of all) {
+      if (out.length >= size) break;
+      let name = round === 1 ? tool.name : `${tool.name}__${round}`;
+      while (names.has(name)) name = `${name}_`;
+      names.add(name);
+      out.push({ ...tool, name });
+    }
+  }
+  return out;
+}
