@@ -1,0 +1,139 @@
+// `npm run bench`: quality, speed, tokens and size in one process; prints the tables and writes
+// bench/results/latest.{json,md}. Flags: --quick (small samples), --only=quality,speed,tokens,size.
+// A quick or partial run writes bench/results/run.tmp.json instead, so the published figures stay whole.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BenchSet, combineCatalogues, labelledSets, loadSet } from './data.ts';
+import { peers } from './peers/index.ts';
+import { measureQuality } from './quality.ts';
+import { type BenchResults, tables } from './report.ts';
+import { interleave } from './sample.ts';
+import { measureSize } from './size.ts';
+import { measurePrepare, measureReuse } from './speed-layer.ts';
+import { measureSpeed, type SpeedCatalogue } from './speed.ts';
+import { renderMarkdown, renderText } from './table.ts';
+import { discoveryQueries, measureSearchTool, measureTokens } from './tokens.ts';
+
+const sections = ['quality', 'speed', 'tokens', 'size'] as const;
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const unknown = only?.filter((s) => !(sections as readonly string[]).includes(s)) ?? [];
+if (unknown.length)
+  throw new Error(`[bench] unknown section(s) ${unknown.join(', ')}; use --only=${sections.join(',')}`);
+const selected = sections.filter((s) => !only || only.includes(s));
+
+const here = dirname(fileURLToPath(import.meta.url));
+const settings = {
+  quality: { limit: 100, ...(quick ? { maxQueries: 30 } : {}) },
+  speed: quick
+    ? { sizes: [100, 1000, 4076, 10000], limit: 5, builds: 2, warmup: 5, maxQueries: 30, minQueries: 5, budgetMs: 500 }
+    : {
+        sizes: [100, 1000, 4076, 10000],
+        limit: 5,
+        builds: 10,
+        warmup: 30,
+        maxQueries: 1000,
+        minQueries: 30,
+        budgetMs: 5000,
+      },
+  layer: quick
+    ? { reuseRuns: 3, prepareTools: 1000, prepareMessages: [200, 2000], prepareRuns: 3 }
+    : { reuseRuns: 30, prepareTools: 1000, prepareMessages: [200, 2000], prepareRuns: 50 },
+};
+
+const started = performance.now();
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const sets = new Map<string, BenchSet>();
+const set = (name: string): BenchSet => {
+  const known = sets.get(name);
+  if (known) return known;
+  const loaded = loadSet(name);
+  sets.set(name, loaded);
+  return loaded;
+};
+const allSets = [...labelledSets, 'mcp-github', 'mcp-npm-capture'];
+
+const results: BenchResults = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpu: `${cpus()[0]?.model ?? 'unknown'} (${cpus().length} cores)`,
+  quick,
+  seconds: 0,
+  peers: peers.map(({ name, settings }) => ({ name, settings })),
+  settings,
+};
+
+if (selected.includes('quality')) {
+  log('quality...');
+  results.quality = await measureQuality(labelledSets.map(set), peers, settings.quality);
+}
+
+if (selected.includes('speed')) {
+  log('speed...');
+  const seal = set('seal-tools').tools;
+  const catalogues: SpeedCatalogue[] = settings.speed.sizes.map((size) => ({
+    size,
+    tools: size <= seal.length ? seal.slice(0, size) : combineCatalogues(allSets.map(set), size),
+  }));
+  const queries = interleave(labelledSets.map((n) => set(n).queries.map((q) => q.query)));
+  const speedPeers = await measureSpeed(catalogues, peers, { ...settings.speed, queries });
+  log('speed of the layer itself...');
+  const reuse = [];
+  for (const c of catalogues) reuse.push(await measureReuse(c.size, c.tools, queries, settings.layer.reuseRuns));
+  const prepare = [];
+  const sealQueries = set('seal-tools').queries.map((q) => q.query);
+  for (const length of settings.layer.prepareMessages) {
+    prepare.push(
+      await measurePrepare(seal.slice(0, settings.layer.prepareTools), sealQueries, length, settings.layer.prepareRuns),
+    );
+  }
+  results.speed = { peers: speedPeers, reuse, prepare };
+}
+
+if (selected.includes('tokens')) {
+  log('tokens...');
+  const blocks = [];
+  for (const name of ['mcp-github', 'mcp-npm-capture', 'seal-tools']) {
+    const s = set(name);
+    const queries = s.queries.length ? s.queries.map((q) => q.query) : (discoveryQueries[name] ?? []);
+    blocks.push(await measureTokens(name, s.tools, queries));
+  }
+  const searchTool = [];
+  for (const name of allSets) searchTool.push(await measureSearchTool(name, set(name).tools));
+  searchTool.push(await measureSearchTool('all combined (10,000)', combineCatalogues(allSets.map(set), 10000)));
+  results.tokens = { blocks, searchTool };
+}
+
+if (selected.includes('size')) {
+  log('size...');
+  results.size = await measureSize(join(here, '..', 'package.json'));
+}
+
+results.seconds = (performance.now() - started) / 1000;
+const rendered = tables(results);
+const header = `Benchmark of ${new Date(results.date).toUTCString()}: Node ${results.node}, ${results.cpu}${quick ? ', --quick' : ''}; ${results.seconds.toFixed(0)} s.`;
+process.stdout.write(`${header}\n\n${rendered.map(renderText).join('\n\n')}\n`);
+
+const out = join(here, 'results');
+mkdirSync(out, { recursive: true });
+const whole = !quick && selected.length === sections.length;
+writeFileSync(join(out, whole ? 'latest.json' : 'run.tmp.json'), `${JSON.stringify(results, null, 2)}\n`);
+if (whole) {
+  const markdown = [
+    `## Benchmark results`,
+    '',
+    `${results.date.slice(0, 10)}, Node ${results.node}, ${results.cpu}; \`npm run bench\` took ${results.seconds.toFixed(0)} s.`,
+    '',
+    ...rendered.map((t) => `${renderMarkdown(t)}\n`),
+  ];
+  writeFileSync(join(out, 'latest.md'), `${markdown.join('\n')}`);
+}
+log(
+  `done in ${results.seconds.toFixed(0)} s; wrote bench/results/${whole ? 'latest.json and latest.md' : 'run.tmp.json'}`,
+);
