@@ -38,7 +38,7 @@ export function catalogueOf(tools: readonly Tool[]): Catalogue {
   let info = byIndex.get(index);
   // The index is shared by tools with equal searchable text, which says nothing about their groups.
   if (!info || !sameSignature(info, tools)) {
-    info = describe(tools);
+    info = lookupsOf(tools);
     byIndex.set(index, info);
   }
   const catalogue = { tools, index, info, ...info };
@@ -52,7 +52,7 @@ function sameSignature(info: CatalogueInfo, tools: readonly Tool[]): boolean {
   return info.signature.length === tools.length && tools.every((tool, i) => info.signature[i] === signatureOf(tool));
 }
 
-function describe(tools: readonly Tool[]): CatalogueInfo {
+function lookupsOf(tools: readonly Tool[]): CatalogueInfo {
   const byName = new Map<string, number>();
   const groups = new Map<string, number[]>();
   const signature = tools.map(signatureOf);

@@ -79,8 +79,8 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const byNames = new Map<string, Tool>();
 
   function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[]): Tool {
-    let byGroups = definitions.get(info);
-    if (!byGroups) definitions.set(info, (byGroups = new Map()));
+    const byGroups = definitions.get(info) ?? new Map<string, Tool>();
+    definitions.set(info, byGroups);
     let definition = byGroups.get(key);
     if (!definition) {
       const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts) : '';
@@ -125,7 +125,13 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         listedTools(catalogue, visible, resolved.alwaysDirectTools),
       );
       const discovered = [...(record?.order ?? [])];
-      const exposure = expose({ catalogue, visible, searchTool, alwaysDirectTools: resolved.alwaysDirectTools, discovered });
+      const exposure = expose({
+        catalogue,
+        visible,
+        searchTool,
+        alwaysDirectTools: resolved.alwaysDirectTools,
+        discovered,
+      });
       for (const name of exposure.missingDirect) {
         if (warnedDirect.has(name)) continue;
         warnedDirect.add(name);
@@ -143,7 +149,11 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts);
       if (result.tools.length > 0) {
         const warn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
-        await remember(context.sessionId, result.tools.map((tool) => tool.name), warn);
+        await remember(
+          context.sessionId,
+          result.tools.map((tool) => tool.name),
+          warn,
+        );
       }
       return result;
     },

@@ -25,7 +25,7 @@ export function applyTouches(
   // Replaying the same history must give the same record: names touched move to the end,
   // ordered by their last touch; untouched names keep their relative order in front.
   const lastTouch = new Map<string, number>();
-  touches.forEach((name, i) => lastTouch.set(name, i));
+  for (const [i, name] of touches.entries()) lastTouch.set(name, i);
   const moved = [...lastTouch.keys()].sort((a, b) => (lastTouch.get(a) as number) - (lastTouch.get(b) as number));
   let nextRecent = recent.filter((name) => !lastTouch.has(name)).concat(moved);
   const known = new Set(order);
@@ -70,7 +70,9 @@ function namesInSearchResult(content: unknown): readonly string[] {
     const parsed: unknown = JSON.parse(content);
     const tools = (parsed as { tools?: unknown } | null)?.tools;
     if (Array.isArray(tools)) {
-      names = tools.map((tool: { name?: unknown } | null) => tool?.name).filter((n): n is string => typeof n === 'string');
+      names = tools
+        .map((tool: { name?: unknown } | null) => tool?.name)
+        .filter((n): n is string => typeof n === 'string');
     }
   } catch {
     // not JSON: skipped, as the spec asks

@@ -1,14 +1,15 @@
 // The public face of tool-search-layer.
-export { createToolSearch } from './create-tool-search.ts';
+
 export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './create-tool-search.ts';
+export { createToolSearch } from './create-tool-search.ts';
 export type { DiscoveredRecord } from './discovered.ts';
 export { ToolSearchError } from './errors.ts';
 export type { ResolvedOptions, ToolSearchOptions } from './options.ts';
-export { MAX_RELATED, SEARCH_TOOL_NAME } from './search-tool.ts';
 export type { FoundTool, SearchErrorResult, SearchResult } from './search-tool.ts';
+export { MAX_RELATED, SEARCH_TOOL_NAME } from './search-tool.ts';
 export type { DiscoveredStore, RecordUpdate } from './store.ts';
-export { createMemoryStore } from './stores/memory.ts';
 export type { MemoryStoreOptions } from './stores/memory.ts';
-export { locales } from './texts.ts';
+export { createMemoryStore } from './stores/memory.ts';
 export type { Texts } from './texts.ts';
+export { locales } from './texts.ts';
 export type { JsonSchema, Logger, Message, Tool, ToolCall } from './types.ts';

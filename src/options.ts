@@ -47,8 +47,12 @@ export interface ResolvedOptions {
 }
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
-const methods = (...names: string[]) => (value: unknown) =>
-  typeof value === 'object' && value !== null && names.every((name) => isFunction((value as Record<string, unknown>)[name]));
+const methods =
+  (...names: string[]) =>
+  (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => isFunction((value as Record<string, unknown>)[name]));
 
 const textKeys = Object.keys(locales.en) as (keyof Texts)[];
 
@@ -67,7 +71,12 @@ const schema = v.strictObject(
     ),
     maxDiscoveredKeep: count(20),
     toolNamesBudget: count(6000),
-    store: v.optional(v.custom<DiscoveredStore>(methods('get', 'update', 'delete', 'clear'), 'must be a store with get, update, delete and clear')),
+    store: v.optional(
+      v.custom<DiscoveredStore>(
+        methods('get', 'update', 'delete', 'clear'),
+        'must be a store with get, update, delete and clear',
+      ),
+    ),
     logger: v.optional(v.custom<Logger>(methods('warn'), 'must be an object with a warn function')),
     locale: v.optional(v.picklist(['en', 'zh'], 'must be "en" or "zh"'), 'en'),
     texts: v.optional(

@@ -30,10 +30,11 @@ export function expose(input: ExposureInput): Exposure {
   const add = (name: string, onMissing?: () => void): void => {
     if (shown.has(name)) return;
     const id = catalogue.byName.get(name);
-    if (id === undefined) return onMissing?.();
-    if (!visible(id)) return;
-    shown.add(name);
-    tools.push(catalogue.tools[id] as Tool);
+    if (id === undefined) onMissing?.();
+    else if (visible(id)) {
+      shown.add(name);
+      tools.push(catalogue.tools[id] as Tool);
+    }
   };
   for (const name of input.alwaysDirectTools) add(name, () => missingDirect.push(name));
   for (const name of input.discovered) add(name);

@@ -21,7 +21,12 @@ export interface SearchResult {
   readonly found: number;
   readonly tools: readonly FoundTool[];
   /** Present only when this page is not the whole result set. */
-  readonly pagination?: { readonly offset: number; readonly limit: number; readonly total: number; readonly nextOffset: number | null };
+  readonly pagination?: {
+    readonly offset: number;
+    readonly limit: number;
+    readonly total: number;
+    readonly nextOffset: number | null;
+  };
   /** Other visible tools sharing a group with a returned tool (at most 10, catalogue order). */
   readonly related: readonly string[];
   readonly hint: string;
@@ -62,7 +67,13 @@ const argsSchema = v.object({ query: v.string(), limit: optionalCount(1), offset
 
 /** Arguments as the search runs them, or the error the model gets back. */
 export type ParsedArgs =
-  | { readonly ok: true; readonly query: string; readonly limit: number | undefined; readonly offset: number; readonly truncated: boolean }
+  | {
+      readonly ok: true;
+      readonly query: string;
+      readonly limit: number | undefined;
+      readonly offset: number;
+      readonly truncated: boolean;
+    }
   | { readonly ok: false; readonly result: SearchErrorResult };
 
 /** Validates the model's arguments: an object, or a string holding a JSON object. Never throws. */
@@ -120,7 +131,8 @@ export function runSearch(
   const nextOffset = offset + ids.length < found && ids.length > 0 ? offset + ids.length : null;
   const paged = offset > 0 || ids.length < found;
   const hints: string[] = args.truncated ? [texts.hintTruncated] : [];
-  if (found === 0) hints.push(ranked.keywords.length === 0 && args.query.trim() !== '' ? texts.hintNoKeywords : texts.hintNone);
+  if (found === 0)
+    hints.push(ranked.keywords.length === 0 && args.query.trim() !== '' ? texts.hintNoKeywords : texts.hintNone);
   else if (ids.length === 0) hints.push(format(texts.hintPastEnd, { offset, found }));
   else hints.push(format(texts.hintFound, { found, count: ids.length }));
   if (nextOffset !== null) hints.push(format(texts.hintMore, { remaining: found - nextOffset, nextOffset }));

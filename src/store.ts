@@ -54,7 +54,7 @@ export function guardStore(store: DiscoveredStore): GuardedStore {
       if (!warned) {
         warned = true;
         warn(
-          `store "${store.name}" failed (${describe(error)}); discovered tools are kept in memory for the affected sessions until the layer is recreated`,
+          `store "${store.name}" failed (${messageOf(error)}); discovered tools are kept in memory for the affected sessions until the layer is recreated`,
         );
       }
       return run(fallback);
@@ -86,6 +86,6 @@ export function guardStore(store: DiscoveredStore): GuardedStore {
   };
 }
 
-function describe(error: unknown): string {
+function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -39,12 +39,14 @@ const en: Texts = {
   namesIntro:
     'Other tools you can search for (names only, to help you write queries; search for a tool to get its parameters before you call it):',
   namesMore: '…and {count} more tools not listed here; search by keywords to find them.',
-  namesMoreGroups: '…and {count} more tools not listed here, in these groups: {groups}. Search by keywords to find them.',
+  namesMoreGroups:
+    '…and {count} more tools not listed here, in these groups: {groups}. Search by keywords to find them.',
   queryParam:
     'Keywords separated by spaces; a tool matches when any keyword is in its name or description. An empty string lists every tool.',
   limitParam: 'The most tools to return.',
   offsetParam: 'How many results to skip, for paging.',
-  hintFound: 'Found {found} matching tools and returned {count}. Call them directly by name from your next step; their parameters are above.',
+  hintFound:
+    'Found {found} matching tools and returned {count}. Call them directly by name from your next step; their parameters are above.',
   hintMore: '{remaining} more match: call search_tools again with the same query and offset {nextOffset}.',
   hintNone:
     'No tool matched. Try other keywords: a synonym, the action or the object of the task, or a name from the list in the search_tools description.',

@@ -1,6 +1,7 @@
 // The default store: a bounded map in process memory.
-import type { DiscoveredRecord } from '../discovered.ts';
+
 import * as v from 'valibot';
+import type { DiscoveredRecord } from '../discovered.ts';
 import type { DiscoveredStore, RecordUpdate } from '../store.ts';
 import { count, parseOptions } from '../validate.ts';
 

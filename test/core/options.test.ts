@@ -84,7 +84,9 @@ describe('options', () => {
   });
 
   it('validates the memory store bounds too', () => {
-    expect(() => createMemoryStore({ maxSessions: 0 })).toThrow(/createMemoryStore: invalid option "maxSessions": must be 1 or more/);
+    expect(() => createMemoryStore({ maxSessions: 0 })).toThrow(
+      /createMemoryStore: invalid option "maxSessions": must be 1 or more/,
+    );
     expect(() => createMemoryStore({ idleTimeoutMs: -1 })).toThrow(/"idleTimeoutMs"/);
     expect(() => createMemoryStore({ ttl: 5 } as never)).toThrow(/"ttl": is not an option/);
   });

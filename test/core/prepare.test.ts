@@ -78,7 +78,11 @@ describe('prepare: direct tools (step 2) and replacement (step 3)', () => {
 
   it('keeps a discovered tool that left the round in the store without exposing it', async () => {
     const layer = createToolSearch(quiet());
-    await layer.prepare({ sessionId: 's', tools: catalogue, messages: searchTurn('c1', ['send_email', 'get_weather']) });
+    await layer.prepare({
+      sessionId: 's',
+      tools: catalogue,
+      messages: searchTurn('c1', ['send_email', 'get_weather']),
+    });
     const without = catalogue.filter((t) => t.name !== 'send_email');
     const out = await layer.prepare({ sessionId: 's', tools: without });
     expect(names(out.tools)).toEqual([SEARCH_TOOL_NAME, 'get_weather']);
@@ -93,7 +97,12 @@ describe('prepare: enabledGroups', () => {
 
   it('exposes only visible tools and lists only visible names', async () => {
     const layer = createToolSearch({ ...quiet(), alwaysDirectTools: ['read_file', 'web_search'] });
-    const out = await layer.prepare({ sessionId: 's', tools: catalogue, messages: history, enabledGroups: ['weather'] });
+    const out = await layer.prepare({
+      sessionId: 's',
+      tools: catalogue,
+      messages: history,
+      enabledGroups: ['weather'],
+    });
     expect(names(out.tools)).toEqual([SEARCH_TOOL_NAME, 'web_search', 'get_weather', 'calculator']);
     const description = out.tools[0]?.description ?? '';
     for (const hidden of ['send_email', 'read_inbox', 'read_file', 'list_directory', 'create_event', 'getStockPrice']) {
@@ -113,7 +122,10 @@ describe('prepare: enabledGroups', () => {
 
   it('shows a tool when any one of its groups is enabled', async () => {
     const layer = createToolSearch(quiet());
-    const multi: Tool[] = [...catalogue, { name: 'mail_weather_digest', description: 'Weather by email', groups: ['mail', 'weather'] }];
+    const multi: Tool[] = [
+      ...catalogue,
+      { name: 'mail_weather_digest', description: 'Weather by email', groups: ['mail', 'weather'] },
+    ];
     const out = await layer.prepare({ sessionId: 's', tools: multi, enabledGroups: ['weather'] });
     expect(out.tools[0]?.description).toContain('mail_weather_digest');
   });
@@ -173,7 +185,15 @@ describe('prepare: names list (step 5)', () => {
 describe('prepare: prefix stability (step 6)', () => {
   it('keeps the search tool byte-stable and appends discoveries over a 20-round scripted session', async () => {
     const layer = createToolSearch({ ...quiet(), alwaysDirectTools: ['web_search'], maxDiscoveredKeep: 0 });
-    const order = ['get_forecast', 'send_email', 'read_file', 'calculator', 'create_event', 'convertCurrency', 'translate_text'];
+    const order = [
+      'get_forecast',
+      'send_email',
+      'read_file',
+      'calculator',
+      'create_event',
+      'convertCurrency',
+      'translate_text',
+    ];
     const messages = [{ role: 'user' as const, content: 'hello' }];
     let previous: Tool[] | undefined;
     let firstDefinition: string | undefined;
@@ -187,7 +207,11 @@ describe('prepare: prefix stability (step 6)', () => {
       if (round % 4 === 3) {
         // a use of an already discovered tool must not reorder the block
         messages.push(
-          { role: 'assistant', content: null, toolCalls: [{ id: `use-${round}`, name: exposedOrder[0] as string }] } as never,
+          {
+            role: 'assistant',
+            content: null,
+            toolCalls: [{ id: `use-${round}`, name: exposedOrder[0] as string }],
+          } as never,
           { role: 'tool', toolCallId: `use-${round}`, content: 'ok' } as never,
         );
       }
@@ -265,7 +289,11 @@ describe('prepare: inputs', () => {
       { name: 'constructor', description: 'constructor tool' },
       { name: 'hasOwnProperty', description: 'own property tool' },
     ];
-    const out = await layer.prepare({ sessionId: '__proto__', tools, messages: searchTurn('c', ['__proto__', 'constructor']) });
+    const out = await layer.prepare({
+      sessionId: '__proto__',
+      tools,
+      messages: searchTurn('c', ['__proto__', 'constructor']),
+    });
     expect(names(out.tools)).toEqual([SEARCH_TOOL_NAME, '__proto__', 'constructor']);
     const found = await layer.search({ sessionId: 'constructor', tools }, { query: 'prototype' });
     expect('error' in found ? [] : names(found.tools)).toEqual(['__proto__']);
@@ -273,9 +301,13 @@ describe('prepare: inputs', () => {
 
   it('throws a ToolSearchError for host mistakes, naming the field', async () => {
     const layer = createToolSearch(quiet());
-    await expect(layer.prepare({ sessionId: 1 as never, tools: catalogue })).rejects.toThrow(/sessionId must be a string/);
+    await expect(layer.prepare({ sessionId: 1 as never, tools: catalogue })).rejects.toThrow(
+      /sessionId must be a string/,
+    );
     await expect(layer.prepare({ sessionId: 's', tools: 'x' as never })).rejects.toThrow(ToolSearchError);
-    await expect(layer.prepare({ sessionId: 's', tools: catalogue, enabledGroups: 'mail' as never })).rejects.toThrow(/enabledGroups/);
+    await expect(layer.prepare({ sessionId: 's', tools: catalogue, enabledGroups: 'mail' as never })).rejects.toThrow(
+      /enabledGroups/,
+    );
     const broken = [...catalogue, { description: 'no name' } as never];
     await expect(layer.prepare({ sessionId: 's', tools: broken })).rejects.toThrow(/tools\[16\]/);
   });

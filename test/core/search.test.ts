@@ -14,8 +14,11 @@ const ok = (result: SearchResult | SearchErrorResult): SearchResult => {
   if ('error' in result) throw new Error(`unexpected error result: ${result.error}`);
   return result;
 };
-const search = async (args: unknown, options = {}, context: { enabledGroups?: string[]; tools?: readonly Tool[] } = {}) =>
-  layerWith(options).search({ sessionId: 's', tools: context.tools ?? catalogue, ...context }, args);
+const search = async (
+  args: unknown,
+  options = {},
+  context: { enabledGroups?: string[]; tools?: readonly Tool[] } = {},
+) => layerWith(options).search({ sessionId: 's', tools: context.tools ?? catalogue, ...context }, args);
 
 describe('search_tools: definition', () => {
   it('declares query (required), limit and offset as integers', async () => {
@@ -24,7 +27,11 @@ describe('search_tools: definition', () => {
     expect(tool.name).toBe(SEARCH_TOOL_NAME);
     expect(tool.parameters).toMatchObject({
       type: 'object',
-      properties: { query: { type: 'string' }, limit: { type: 'integer', minimum: 1 }, offset: { type: 'integer', minimum: 0 } },
+      properties: {
+        query: { type: 'string' },
+        limit: { type: 'integer', minimum: 1 },
+        offset: { type: 'integer', minimum: 0 },
+      },
       required: ['query'],
     });
   });
@@ -136,13 +143,18 @@ describe('search_tools: ranking', () => {
   });
 
   it('breaks ties by catalogue order and is the same in every session and layer', async () => {
-    const twins: Tool[] = Array.from({ length: 8 }, (_, i) => ({ name: `twin_${i}`, description: 'identical twin tool' }));
+    const twins: Tool[] = Array.from({ length: 8 }, (_, i) => ({
+      name: `twin_${i}`,
+      description: 'identical twin tool',
+    }));
     const result = ok(await search({ query: 'identical' }, { maxSearchResults: 0 }, { tools: twins }));
     expect(names(result.tools)).toEqual(names(twins));
     const layer = layerWith();
     await layer.prepare({ sessionId: 'x', tools: catalogue, messages: [] });
     await layer.search({ sessionId: 'x', tools: catalogue }, { query: 'file' });
-    const again = ok(await layer.search({ sessionId: 'y', tools: catalogue }, { query: 'file directory disk', limit: 3 }));
+    const again = ok(
+      await layer.search({ sessionId: 'y', tools: catalogue }, { query: 'file directory disk', limit: 3 }),
+    );
     const fresh = ok(await search({ query: 'file directory disk', limit: 3 }));
     expect(names(again.tools)).toEqual(names(fresh.tools));
   });
@@ -187,7 +199,11 @@ describe('search_tools: limit, pagination, related', () => {
   it('names related tools from the same groups, not those returned', async () => {
     const result = ok(await search({ query: 'send_email', limit: 1 }));
     expect(result.related).toEqual(['read_inbox', 'delete_email']);
-    const many: Tool[] = Array.from({ length: 30 }, (_, i) => ({ name: `member_${i}`, description: `member ${i}`, groups: ['big'] }));
+    const many: Tool[] = Array.from({ length: 30 }, (_, i) => ({
+      name: `member_${i}`,
+      description: `member ${i}`,
+      groups: ['big'],
+    }));
     const capped = ok(await search({ query: 'member_0', limit: 1 }, {}, { tools: many }));
     expect(capped.related).toHaveLength(MAX_RELATED);
     expect(capped.related).not.toContain('member_0');
@@ -196,7 +212,9 @@ describe('search_tools: limit, pagination, related', () => {
 
 describe('search_tools: groups never leak', () => {
   it('keeps invisible tools out of found, tools, related and hints', async () => {
-    const result = ok(await search({ query: 'email weather file', limit: 50 }, { maxSearchResults: 0 }, { enabledGroups: ['weather'] }));
+    const result = ok(
+      await search({ query: 'email weather file', limit: 50 }, { maxSearchResults: 0 }, { enabledGroups: ['weather'] }),
+    );
     const text = JSON.stringify(result);
     for (const hidden of ['send_email', 'read_inbox', 'delete_email', 'read_file', 'write_file', 'list_directory']) {
       expect(text).not.toContain(hidden);
@@ -222,7 +240,11 @@ describe('search_tools: groups never leak', () => {
     const layer = layerWith();
     await layer.search({ sessionId: 's', tools: catalogue, enabledGroups: ['mail'] }, { query: 'weather file email' });
     const out = await layer.prepare({ sessionId: 's', tools: catalogue });
-    expect(out.discovered.every((name) => ['send_email', 'read_inbox', 'delete_email', 'calculator', 'translate_text', 'web_search'].includes(name))).toBe(true);
+    expect(
+      out.discovered.every((name) =>
+        ['send_email', 'read_inbox', 'delete_email', 'calculator', 'translate_text', 'web_search'].includes(name),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -239,11 +261,17 @@ describe('index reuse', () => {
 
   it('does not reuse an index when a tool changed', async () => {
     const layer = layerWith();
-    const changed = catalogue.map((t) => (t.name === 'calculator' ? { ...t, description: 'Evaluate arithmetic and zebra math' } : t));
+    const changed = catalogue.map((t) =>
+      t.name === 'calculator' ? { ...t, description: 'Evaluate arithmetic and zebra math' } : t,
+    );
     expect(ok(await layer.search({ sessionId: 's', tools: catalogue }, { query: 'zebra' })).found).toBe(0);
-    expect(names(ok(await layer.search({ sessionId: 's', tools: changed }, { query: 'zebra' })).tools)).toEqual(['calculator']);
+    expect(names(ok(await layer.search({ sessionId: 's', tools: changed }, { query: 'zebra' })).tools)).toEqual([
+      'calculator',
+    ]);
     const regrouped = catalogue.map((t) => (t.name === 'calculator' ? { ...t, groups: ['mail'] } : t));
-    const result = ok(await layer.search({ sessionId: 's', tools: regrouped, enabledGroups: ['weather'] }, { query: 'arithmetic' }));
+    const result = ok(
+      await layer.search({ sessionId: 's', tools: regrouped, enabledGroups: ['weather'] }, { query: 'arithmetic' }),
+    );
     expect(result.found).toBe(0);
   });
 
@@ -251,7 +279,10 @@ describe('index reuse', () => {
     const layer = layerWith();
     const query = { query: 'calculator', limit: 1 };
     expect(ok(await layer.search({ sessionId: 's', tools: catalogue }, query)).related).toEqual([]);
-    const regrouped = catalogue.map((t) => ({ ...t, groups: t.name === 'calculator' || t.name === 'web_search' ? ['misc'] : t.groups }));
+    const regrouped = catalogue.map((t) => ({
+      ...t,
+      groups: t.name === 'calculator' || t.name === 'web_search' ? ['misc'] : t.groups,
+    }));
     expect(ok(await layer.search({ sessionId: 's', tools: regrouped }, query)).related).toEqual(['web_search']);
   });
 });

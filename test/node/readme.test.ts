@@ -15,19 +15,22 @@ describe('README examples', () => {
     expect(blocks.length).toBeGreaterThan(0);
   });
 
-  it.each(blocks.map((code, i) => [i, code] as const))('example %i runs and prints what its comments say', async (i, code) => {
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `example-${i}.ts`);
-    writeFileSync(file, code);
-    const printed: unknown[][] = [];
-    const spy = vi.spyOn(console, 'log').mockImplementation((...args) => void printed.push(args));
-    try {
-      await import(file);
-    } finally {
-      spy.mockRestore();
-    }
-    // `console.log(x); // expected` lines state their output
-    const expected = [...code.matchAll(/console\.log\(.*\);\s*\/\/\s*(.+)$/gm)].map((m) => (m[1] as string).trim());
-    expect(printed.map((args) => args.join(' '))).toEqual(expected);
-  });
+  it.each(blocks.map((code, i) => [i, code] as const))(
+    'example %i runs and prints what its comments say',
+    async (i, code) => {
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `example-${i}.ts`);
+      writeFileSync(file, code);
+      const printed: unknown[][] = [];
+      const spy = vi.spyOn(console, 'log').mockImplementation((...args) => void printed.push(args));
+      try {
+        await import(file);
+      } finally {
+        spy.mockRestore();
+      }
+      // `console.log(x); // expected` lines state their output
+      const expected = [...code.matchAll(/console\.log\(.*\);\s*\/\/\s*(.+)$/gm)].map((m) => (m[1] as string).trim());
+      expect(printed.map((args) => args.join(' '))).toEqual(expected);
+    },
+  );
 });
