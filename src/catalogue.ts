@@ -7,7 +7,9 @@ import type { Tool } from './types.ts';
 export interface CatalogueInfo {
   readonly byName: ReadonlyMap<string, number>;
   readonly groups: ReadonlyMap<string, readonly number[]>;
-  /** Each position's name and groups, to check that another array really has the same ones. */
+  /** The tool objects these lookups were made from: the same objects need no further check. */
+  readonly source: readonly Tool[];
+  /** Each position's name and groups, to check that another array of equal tools has the same ones. */
   readonly signature: readonly string[];
 }
 
@@ -49,7 +51,11 @@ export function catalogueOf(tools: readonly Tool[]): Catalogue {
 const signatureOf = (tool: Tool): string => (tool.groups ? JSON.stringify([tool.name, tool.groups]) : tool.name);
 
 function sameSignature(info: CatalogueInfo, tools: readonly Tool[]): boolean {
-  return info.signature.length === tools.length && tools.every((tool, i) => info.signature[i] === signatureOf(tool));
+  if (info.signature.length !== tools.length) return false;
+  return (
+    tools.every((tool, i) => tool === info.source[i]) ||
+    tools.every((tool, i) => info.signature[i] === signatureOf(tool))
+  );
 }
 
 function lookupsOf(tools: readonly Tool[]): CatalogueInfo {
@@ -64,7 +70,7 @@ function lookupsOf(tools: readonly Tool[]): CatalogueInfo {
       else groups.set(group, [i]);
     }
   });
-  return { byName, groups, signature };
+  return { byName, groups, source: [...tools], signature };
 }
 
 /**
