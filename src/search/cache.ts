@@ -1,0 +1,34 @@
+import type { Tool } from '../types.ts';
+import { type BuiltIndex, buildIndex, type ToolIndex } from './build.ts';
+import { type Fields, toolFields } from './fields.ts';
+
+// Adapters rebuild their tool arrays every step, and a Worker may create a layer per request:
+// a few recent catalogues are kept module-wide, matched by array, by tool objects, then by content.
+const LIMIT = 4;
+
+interface Entry {
+  readonly tools: readonly Tool[];
+  readonly index: BuiltIndex;
+}
+
+let recent: Entry[] | undefined;
+
+const sameObjects = (a: readonly Tool[], b: readonly Tool[]): boolean =>
+  a.length === b.length && a.every((tool, i) => tool === b[i]);
+
+const sameFields = (a: readonly Fields[], b: readonly Fields[]): boolean =>
+  a.length === b.length && a.every((f, i) => f.every((text, j) => text === b[i]?.[j]));
+
+/** Returns the index for these tools, reusing a cached one for the same array, a new array of the same tool objects, or equal tools. */
+export function getToolIndex(tools: readonly Tool[]): ToolIndex {
+  recent ??= [];
+  let entry = recent.find((e) => e.tools === tools) ?? recent.find((e) => sameObjects(e.tools, tools));
+  if (!entry) {
+    const fields = tools.map(toolFields);
+    const equal = recent.find((e) => sameFields(e.index.fields, fields));
+    entry = { tools: tools.slice(), index: equal ? equal.index : buildIndex(tools, fields) };
+  }
+  // Most recently used first; the least recently used falls off the end.
+  recent = [entry, ...recent.filter((e) => e !== entry)].slice(0, LIMIT);
+  return entry.index;
+}

@@ -1,0 +1,153 @@
+import { type BuiltIndex, PARAMS, type ToolIndex } from './build.ts';
+import { isStopword } from './stopwords.ts';
+import { findSubstring } from './substring.ts';
+import { tokenize } from './tokenize.ts';
+
+/** Which tools may appear, and how many of the ranked set to return. */
+export interface RankOptions {
+  /** Only ids for which this returns true may appear (and count in `found`). Omitted: all visible. */
+  readonly visible?: ((id: number) => boolean) | undefined;
+  /** How many of the ranked result set to return from the top (the caller passes offset + limit). Omitted: all. */
+  readonly take?: number | undefined;
+}
+
+/** The size of the result set, its top ids, and the keywords that counted. */
+export interface RankResult {
+  /** Size of the whole result set (visible tools only). */
+  readonly found: number;
+  /** The first `take` ids (positions in the tools array) of the whole result set, best first. */
+  readonly ids: readonly number[];
+  /** The query keywords that counted (after stopwords and one-letter Latin removal), lower-cased, deduplicated, in query order. */
+  readonly keywords: readonly string[];
+}
+
+// The contract's bounds on a query, applied here too so a direct caller cannot make a search slow.
+const MAX_CHARS = 1000;
+const MAX_KEYWORDS = 64;
+// Substring-only hits sort below every token hit.
+const TIER = 1e6;
+// Query terms of this length or more also match the vocabulary's longer and shorter forms ("rental" and "rent").
+const PREFIX = 4;
+
+/** The counted keywords of a query: split on white space, edge punctuation trimmed, lower-cased, stopwords and one-letter Latin dropped. */
+export function queryKeywords(query: string): string[] {
+  const out = new Set<string>();
+  for (const raw of query.slice(0, MAX_CHARS).toLowerCase().split(/\s+/)) {
+    // Trimming only widens the substring match; a keyword of punctuation alone is kept as it is.
+    const word = raw.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '') || raw;
+    if (!word || /^[a-z]$/.test(word) || isStopword(word)) continue;
+    out.add(word);
+    if (out.size === MAX_KEYWORDS) break;
+  }
+  return [...out];
+}
+
+const sorted = new WeakMap<BuiltIndex, string[]>();
+
+/** Term ids to score for a query, each with its weight: the terms themselves, then their prefix relatives at half weight. */
+function expand(ix: BuiltIndex, terms: readonly string[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const term of terms) {
+    const t = ix.terms.get(term);
+    if (t !== undefined) out.set(t, 1);
+  }
+  let vocabulary = sorted.get(ix);
+  for (const term of terms) {
+    if (term.length < PREFIX) continue;
+    const near = (t: number | undefined): void => {
+      if (t !== undefined && !out.has(t)) out.set(t, PARAMS.prefix);
+    };
+    for (let len = PREFIX; len < term.length; len++) near(ix.terms.get(term.slice(0, len)));
+    if (!vocabulary) sorted.set(ix, (vocabulary = [...ix.terms.keys()].sort()));
+    let lo = 0;
+    let hi = vocabulary.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((vocabulary[mid] as string) < term) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < vocabulary.length && (vocabulary[i] as string).startsWith(term); i++) near(ix.terms.get(vocabulary[i] as string));
+  }
+  return out;
+}
+
+/** Ranks the catalogue for a query: BM25F over name, description and parameters, then substring-only hits. */
+export function rankTools(index: ToolIndex, query: string, options: RankOptions = {}): RankResult {
+  const ix = index as BuiltIndex;
+  const n = ix.size;
+  const visible = options.visible ?? (() => true);
+  const take = Math.max(0, Math.min(options.take ?? n, n));
+  const keywords = queryKeywords(query);
+  if (keywords.length === 0) {
+    if (query.trim()) return { found: 0, ids: [], keywords };
+    const ids: number[] = [];
+    let found = 0;
+    for (let id = 0; id < n; id++) if (visible(id) && found++ < take) ids.push(id);
+    return { found, ids, keywords };
+  }
+  const score = new Float64Array(n);
+  // Per tool: query terms matched, and how many of them are in its name.
+  const matched = new Uint16Array(n);
+  const named = new Uint16Array(n);
+  const terms = [...new Set(tokenize(query.slice(0, MAX_CHARS)))];
+  const { start, docs, weights } = ix;
+  for (const [t, weight] of expand(ix, terms)) {
+    const from = start[t] as number;
+    const to = start[t + 1] as number;
+    const idf = weight * Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
+    for (let i = from; i < to; i++) {
+      const d = docs[i] as number;
+      const w = weights[i] as number;
+      score[d] = (score[d] as number) + idf * Math.abs(w);
+      if (weight === 1) {
+        matched[d] = (matched[d] as number) + 1;
+        if (w < 0) named[d] = (named[d] as number) + 1;
+      }
+    }
+  }
+  const sub = new Float64Array(n);
+  const stamp = new Int32Array(n).fill(-1);
+  keywords.forEach((keyword, k) => {
+    const found: number[] = [];
+    findSubstring(ix.substring, keyword, (d) => {
+      if (stamp[d] !== k) {
+        stamp[d] = k;
+        found.push(d);
+      }
+    });
+    const w = Math.log(1 + n / (found.length || 1));
+    for (const d of found) sub[d] = (sub[d] as number) + w;
+    for (const d of ix.names.get(keyword) ?? []) score[d] = (score[d] as number) + PARAMS.exactName;
+  });
+  const { nameBoost, coord, substring } = PARAMS;
+  const candidates: number[] = [];
+  for (let d = 0; d < n; d++) {
+    const s = score[d] as number;
+    if ((s || sub[d]) && visible(d)) {
+      // Tools whose name the query covers, and tools matching more of the query's terms, rise.
+      const names = ix.nameTerms[d] ? (named[d] as number) / (ix.nameTerms[d] as number) : 0;
+      const cover = (((matched[d] as number) || 1) / (terms.length || 1)) ** coord;
+      score[d] = s ? TIER + s * (1 + nameBoost * names) * cover + substring * (sub[d] as number) : (sub[d] as number);
+      candidates.push(d);
+    }
+  }
+  return { found: candidates.length, ids: top(candidates, score, take), keywords };
+}
+
+/** The `take` best ids by score, ties in catalogue order, without sorting the whole set when `take` is small. */
+function top(ids: number[], score: Float64Array, take: number): number[] {
+  if (take === 0) return [];
+  const better = (a: number, b: number): number => (score[b] as number) - (score[a] as number) || a - b;
+  if (take * 8 >= ids.length) return ids.sort(better).slice(0, take);
+  const best: number[] = [];
+  for (const id of ids) {
+    if (best.length === take && better(id, best[take - 1] as number) >= 0) continue;
+    let i = best.length === take ? take - 1 : best.length;
+    while (i > 0 && better(id, best[i - 1] as number) < 0) {
+      best[i] = best[i - 1] as number;
+      i--;
+    }
+    best[i] = id;
+  }
+  return best;
+}
