@@ -30,7 +30,7 @@ export function packageEntries() {
   });
 }
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
  * Vite `resolve.alias` entries that send each specifier to the built (`dist`) or source (`src`) file.
@@ -39,7 +39,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
  */
 export function packageAliases(target) {
   return packageEntries().map((entry) => ({
-    find: new RegExp(`^${escape(entry.specifier)}$`),
+    find: new RegExp(`^${escapeRegExp(entry.specifier)}$`),
     replacement: entry[target],
   }));
 }
@@ -58,7 +58,9 @@ export function assertDistBuilt() {
   }
   const built = Math.min(...entries.map((entry) => statSync(entry.dist).mtimeMs));
   if (newestSource() > built) {
-    throw new Error('dist/ is older than src/: run `npm run build` (npm test and npm run test:unit do) and test again.');
+    throw new Error(
+      'dist/ is older than src/: run `npm run build` (npm test and npm run test:unit do) and test again.',
+    );
   }
 }
 

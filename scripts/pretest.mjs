@@ -22,7 +22,7 @@ function ensureChromium() {
     process.exit(1);
   }
   if (!found) {
-    console.log('pretest: no Chromium found ($CHROMIUM_PATH, /usr/bin/chromium, Playwright\'s download).');
+    console.log("pretest: no Chromium found ($CHROMIUM_PATH, /usr/bin/chromium, Playwright's download).");
     found = installChromium();
   }
   if (!found) {
@@ -31,7 +31,9 @@ function ensureChromium() {
   }
   const version = chromiumVersion(found.path);
   if (!version) {
-    console.error(`pretest: ${found.path} (${found.source}) does not start: \`${found.path} --version\` failed.\n${INSTALL_HELP}`);
+    console.error(
+      `pretest: ${found.path} (${found.source}) does not start: \`${found.path} --version\` failed.\n${INSTALL_HELP}`,
+    );
     process.exit(1);
   }
   console.log(`pretest: browser tests will use ${version} at ${found.path} (${found.source})`);
