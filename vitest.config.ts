@@ -26,6 +26,9 @@ export default defineConfig({
         resolve: { alias: packageAliases('dist') },
         test: {
           name: 'core-workerd',
+          // One workerd for all files, as one Worker isolate serves many requests; isolated files
+          // would start a workerd each (about 19 s instead of 8 s here for five files).
+          isolate: false,
           include: [...coreTests, 'test/workerd/**/*.test.ts'],
           globalSetup: distCheck,
         },
