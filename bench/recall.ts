@@ -1,7 +1,8 @@
 // Quick tuning loop for src/search: quality on the labelled sets, query and build time at seal-tools size.
 // Usage: npx tsx bench/recall.ts [--sample N]   (N queries per set, evenly spread, for fast iterations)
-import { getToolIndex, rankTools } from '../src/search/index.ts';
+
 import { buildIndex } from '../src/search/build.ts';
+import { getToolIndex, rankTools } from '../src/search/index.ts';
 import type { Tool } from '../src/types.ts';
 import { labelledSets, loadSet } from './data.ts';
 import { score } from './metrics.ts';
@@ -19,7 +20,9 @@ for (const name of labelledSets) {
   const index = getToolIndex(tools);
   const queries = pick(set.queries);
   const s = await score(queries, (q) => rankTools(index, q, { take: 10 }).ids.map((id) => tools[id]?.name ?? ''));
-  console.log(`${name.padEnd(11)} recall@5 ${f3(s.recall5)}  nDCG@5 ${f3(s.ndcg5)}  MRR ${f3(s.mrr)}  (${s.queries} queries)`);
+  console.log(
+    `${name.padEnd(11)} recall@5 ${f3(s.recall5)}  nDCG@5 ${f3(s.ndcg5)}  MRR ${f3(s.mrr)}  (${s.queries} queries)`,
+  );
 }
 
 const seal = loadSet('seal-tools');

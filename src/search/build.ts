@@ -60,7 +60,10 @@ export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = t
   const terms = new Map<string, number>();
   const termId = (term: string): number => {
     let t = terms.get(term);
-    if (t === undefined) terms.set(term, (t = terms.size));
+    if (t === undefined) {
+      t = terms.size;
+      terms.set(term, t);
+    }
     return t;
   };
   // Catalogues repeat their words: each distinct white-space chunk is tokenized once, found again by a hash of its characters.
@@ -91,12 +94,13 @@ export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = t
           const mask = slots.length - 1;
           let slot = h & mask;
           let id = -1;
-          for (let k = slots[slot] as number; k; k = slots[(slot = (slot + 1) & mask)] as number) {
+          for (let k = slots[slot] as number; k; k = slots[slot] as number) {
             const known = chunkText[k - 1] as string;
             if (hashes[slot] === h && known.length === i - begin && text.startsWith(known, begin)) {
               id = k - 1;
               break;
             }
+            slot = (slot + 1) & mask;
           }
           if (id < 0) {
             id = chunkText.length;
@@ -176,7 +180,10 @@ function postings(n: number, vocabulary: number, flat: Int32Array, bounds: Int32
         const t = flat[i] as number;
         if (!acc[t]) touched.push(t);
         acc[t] = (acc[t] as number) + w;
-        if (f === 0 && !named[t]) nameTerms[doc] = (nameTerms[doc] as number) + (named[t] = 1);
+        if (f === 0 && !named[t]) {
+          named[t] = 1;
+          nameTerms[doc] = (nameTerms[doc] as number) + 1;
+        }
       }
     }
     for (const t of touched) {

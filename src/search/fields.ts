@@ -34,5 +34,10 @@ export function toolFields(tool: Tool): Fields {
   };
   const t: { name?: unknown; description?: unknown; parameters?: unknown } = isObject(tool) ? tool : {};
   walk(t.parameters, 0);
-  return [typeof t.name === 'string' ? t.name : '', typeof t.description === 'string' ? t.description : '', names.join(' '), texts.join(' ')];
+  return [
+    typeof t.name === 'string' ? t.name : '',
+    typeof t.description === 'string' ? t.description : '',
+    names.join(' '),
+    texts.join(' '),
+  ];
 }

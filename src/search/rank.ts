@@ -1,4 +1,5 @@
 import { type BuiltIndex, PARAMS, type ToolIndex } from './build.ts';
+import { acquire, memo, release } from './scratch.ts';
 import { isStopword } from './stopwords.ts';
 import { findSubstring } from './substring.ts';
 import { tokenize } from './tokenize.ts';
@@ -44,29 +45,54 @@ export function queryKeywords(query: string): string[] {
 
 const sorted = new WeakMap<BuiltIndex, string[]>();
 
-/** Term ids to score for a query, each with its weight: the terms themselves, then their prefix relatives at half weight. */
+/** Term ids to score for a query, each with its weight: the terms themselves, then their prefix relatives at a lower weight. */
 function expand(ix: BuiltIndex, terms: readonly string[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const term of terms) {
     const t = ix.terms.get(term);
     if (t !== undefined) out.set(t, 1);
   }
-  let vocabulary = sorted.get(ix);
   for (const term of terms) {
     if (term.length < PREFIX) continue;
-    const near = (t: number | undefined): void => {
-      if (t !== undefined && !out.has(t)) out.set(t, PARAMS.prefix);
-    };
-    for (let len = PREFIX; len < term.length; len++) near(ix.terms.get(term.slice(0, len)));
-    if (!vocabulary) sorted.set(ix, (vocabulary = [...ix.terms.keys()].sort()));
-    let lo = 0;
-    let hi = vocabulary.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((vocabulary[mid] as string) < term) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < vocabulary.length && (vocabulary[i] as string).startsWith(term); i++) near(ix.terms.get(vocabulary[i] as string));
+    for (const t of memo(ix, `p${term}`, () => relatives(ix, term))) if (!out.has(t)) out.set(t, PARAMS.prefix);
+  }
+  return out;
+}
+
+/** Vocabulary terms that start with the term, or that it starts with (at least PREFIX characters). */
+function relatives(ix: BuiltIndex, term: string): number[] {
+  const out: number[] = [];
+  const add = (t: number | undefined): void => {
+    if (t !== undefined) out.push(t);
+  };
+  for (let len = PREFIX; len < term.length; len++) add(ix.terms.get(term.slice(0, len)));
+  let vocabulary = sorted.get(ix);
+  if (!vocabulary) {
+    vocabulary = [...ix.terms.keys()].sort();
+    sorted.set(ix, vocabulary);
+  }
+  let lo = 0;
+  let hi = vocabulary.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((vocabulary[mid] as string) <= term) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < vocabulary.length && (vocabulary[i] as string).startsWith(term); i++)
+    add(ix.terms.get(vocabulary[i] as string));
+  return out;
+}
+
+/** The tools whose name or description contains the keyword, each once. */
+function substringDocs(ix: BuiltIndex, keyword: string): number[] {
+  const seen = new Uint8Array(ix.size);
+  const out: number[] = [];
+  for (const chunk of findSubstring(ix.substring, keyword)) {
+    for (const d of ix.substring.docs[chunk] as number[])
+      if (!seen[d]) {
+        seen[d] = 1;
+        out.push(d);
+      }
   }
   return out;
 }
@@ -85,10 +111,9 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     for (let id = 0; id < n; id++) if (visible(id) && found++ < take) ids.push(id);
     return { found, ids, keywords };
   }
-  const score = new Float64Array(n);
-  // Per tool: query terms matched, and how many of them are in its name.
-  const matched = new Uint16Array(n);
-  const named = new Uint16Array(n);
+  const acc = acquire(ix);
+  const { score, sub, matched, named, seen } = acc;
+  const touched: number[] = [];
   const terms = [...new Set(tokenize(query.slice(0, MAX_CHARS)))];
   const { start, docs, weights } = ix;
   for (const [t, weight] of expand(ix, terms)) {
@@ -98,6 +123,8 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     for (let i = from; i < to; i++) {
       const d = docs[i] as number;
       const w = weights[i] as number;
+      if (!seen[d]) touched.push(d);
+      seen[d] = 1;
       score[d] = (score[d] as number) + idf * Math.abs(w);
       if (weight === 1) {
         matched[d] = (matched[d] as number) + 1;
@@ -105,33 +132,34 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
       }
     }
   }
-  const sub = new Float64Array(n);
-  const stamp = new Int32Array(n).fill(-1);
-  keywords.forEach((keyword, k) => {
-    const found: number[] = [];
-    findSubstring(ix.substring, keyword, (d) => {
-      if (stamp[d] !== k) {
-        stamp[d] = k;
-        found.push(d);
-      }
-    });
+  for (const keyword of keywords) {
+    const found = memo(ix, `k${keyword}`, () => substringDocs(ix, keyword));
     const w = Math.log(1 + n / (found.length || 1));
-    for (const d of found) sub[d] = (sub[d] as number) + w;
+    for (const d of found) {
+      if (!seen[d]) touched.push(d);
+      seen[d] = 1;
+      sub[d] = (sub[d] as number) + w;
+    }
     for (const d of ix.names.get(keyword) ?? []) score[d] = (score[d] as number) + PARAMS.exactName;
-  });
+  }
   const { nameBoost, coord, substring } = PARAMS;
+  const cover = [...terms, ''].map((_, m) => ((m || 1) / (terms.length || 1)) ** coord);
   const candidates: number[] = [];
-  for (let d = 0; d < n; d++) {
+  const rank = new Float64Array(n);
+  for (const d of touched) {
     const s = score[d] as number;
-    if ((s || sub[d]) && visible(d)) {
+    if (visible(d)) {
       // Tools whose name the query covers, and tools matching more of the query's terms, rise.
       const names = ix.nameTerms[d] ? (named[d] as number) / (ix.nameTerms[d] as number) : 0;
-      const cover = (((matched[d] as number) || 1) / (terms.length || 1)) ** coord;
-      score[d] = s ? TIER + s * (1 + nameBoost * names) * cover + substring * (sub[d] as number) : (sub[d] as number);
+      rank[d] = s
+        ? TIER + s * (1 + nameBoost * names) * (cover[matched[d] as number] as number) + substring * (sub[d] as number)
+        : (sub[d] as number);
       candidates.push(d);
     }
+    score[d] = sub[d] = matched[d] = named[d] = seen[d] = 0;
   }
-  return { found: candidates.length, ids: top(candidates, score, take), keywords };
+  release(ix, acc);
+  return { found: candidates.length, ids: top(candidates, rank, take), keywords };
 }
 
 /** The `take` best ids by score, ties in catalogue order, without sorting the whole set when `take` is small. */
@@ -139,15 +167,20 @@ function top(ids: number[], score: Float64Array, take: number): number[] {
   if (take === 0) return [];
   const better = (a: number, b: number): number => (score[b] as number) - (score[a] as number) || a - b;
   if (take * 8 >= ids.length) return ids.sort(better).slice(0, take);
-  const best: number[] = [];
-  for (const id of ids) {
-    if (best.length === take && better(id, best[take - 1] as number) >= 0) continue;
-    let i = best.length === take ? take - 1 : best.length;
+  const best = ids.slice(0, take).sort(better);
+  let last = best[take - 1] as number;
+  for (let j = take; j < ids.length; j++) {
+    const id = ids[j] as number;
+    const s = score[id] as number;
+    const l = score[last] as number;
+    if (s < l || (s === l && id > last)) continue;
+    let i = take - 1;
     while (i > 0 && better(id, best[i - 1] as number) < 0) {
       best[i] = best[i - 1] as number;
       i--;
     }
     best[i] = id;
+    last = best[take - 1] as number;
   }
   return best;
 }

@@ -11,7 +11,8 @@ let stems: Map<string, string> | undefined;
 
 /** Splits CJK text into words: Intl.Segmenter where the runtime has it, overlapping bigrams otherwise. */
 function segment(run: string, out: string[]): void {
-  segmenter ??= typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter('zh', { granularity: 'word' }) : null;
+  segmenter ??=
+    typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter('zh', { granularity: 'word' }) : null;
   if (segmenter) {
     for (const s of segmenter.segment(run)) if (s.isWordLike && !isStopword(s.segment)) out.push(s.segment);
   } else if (run.length < 3) {
@@ -28,7 +29,8 @@ function add(w: string, out: string[]): void {
   if (s === undefined) {
     // Bounded, so that a stream of odd queries cannot grow it without end.
     if (stems.size > 50_000) stems.clear();
-    stems.set(w, (s = w.length < 2 || isStopword(w) ? '' : stemmer(w)));
+    s = w.length < 2 || isStopword(w) ? '' : stemmer(w);
+    stems.set(w, s);
   }
   if (s) out.push(s);
 }

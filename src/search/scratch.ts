@@ -1,0 +1,53 @@
+import type { BuiltIndex } from './build.ts';
+
+/** Per-tool accumulators of one query, left zeroed after it. */
+export interface Scratch {
+  readonly score: Float64Array;
+  readonly sub: Float64Array;
+  readonly matched: Uint16Array;
+  readonly named: Uint16Array;
+  readonly seen: Uint8Array;
+}
+
+// Allocating these per query cost more than the scoring itself, so each index keeps one set.
+const buffers = new WeakMap<BuiltIndex, Scratch>();
+const memos = new WeakMap<BuiltIndex, Map<string, number[]>>();
+
+/** Fresh accumulators for n tools. */
+const fresh = (n: number): Scratch => ({
+  score: new Float64Array(n),
+  sub: new Float64Array(n),
+  matched: new Uint16Array(n),
+  named: new Uint16Array(n),
+  seen: new Uint8Array(n),
+});
+
+/** Takes the index's accumulators (fresh ones if a `visible` callback re-entered a search); give them back zeroed with `release`. */
+export function acquire(ix: BuiltIndex): Scratch {
+  const s = buffers.get(ix);
+  if (!s) return fresh(ix.size);
+  buffers.delete(ix);
+  return s;
+}
+
+/** Returns zeroed accumulators for the next query. */
+export function release(ix: BuiltIndex, s: Scratch): void {
+  buffers.set(ix, s);
+}
+
+/** A per-index memo of keyword and term lookups: agents repeat their words, and the answer depends on the catalogue alone. */
+export function memo(ix: BuiltIndex, key: string, make: () => number[]): number[] {
+  let cache = memos.get(ix);
+  if (!cache) {
+    cache = new Map();
+    memos.set(ix, cache);
+  }
+  let value = cache.get(key);
+  if (!value) {
+    // Bounded: dropping the older half keeps the cost of a refill low.
+    if (cache.size >= 4096) for (const old of [...cache.keys()].slice(0, 2048)) cache.delete(old);
+    value = make();
+    cache.set(key, value);
+  }
+  return value;
+}
