@@ -1,5 +1,5 @@
 // Conversation histories built from real layer.search calls, as a host would feed them back to prepare.
-import { SEARCH_TOOL_NAME, type Message, type Tool, type ToolSearch } from 'tool-search-layer';
+import { type Message, SEARCH_TOOL_NAME, type Tool, type ToolSearch } from 'tool-search-layer';
 
 /** The three messages of one search: the user's request, the assistant's search_tools call, its result. */
 export async function searchExchange(

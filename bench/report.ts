@@ -2,8 +2,8 @@
 import type { QualityRow } from './quality.ts';
 import type { SizeRow } from './size.ts';
 import { CORE_SIZE_LIMIT } from './size.ts';
-import type { PrepareRow, ReuseRow } from './speed-layer.ts';
 import type { SpeedRow } from './speed.ts';
+import type { PrepareRow, ReuseRow } from './speed-layer.ts';
 import type { Table } from './table.ts';
 import { SEARCH_TOOL_TOKEN_LIMIT, type SearchToolRow, type TokenRow } from './tokens.ts';
 

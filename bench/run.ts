@@ -11,8 +11,8 @@ import { measureQuality } from './quality.ts';
 import { type BenchResults, tables } from './report.ts';
 import { interleave } from './sample.ts';
 import { measureSize } from './size.ts';
-import { measurePrepare, measureReuse } from './speed-layer.ts';
 import { measureSpeed, type SpeedCatalogue } from './speed.ts';
+import { measurePrepare, measureReuse } from './speed-layer.ts';
 import { renderMarkdown, renderText } from './table.ts';
 import { discoveryQueries, measureSearchTool, measureTokens } from './tokens.ts';
 
@@ -37,14 +37,14 @@ const settings = {
         sizes: [100, 1000, 4076, 10000],
         limit: 5,
         builds: 10,
-        warmup: 30,
+        warmup: 200,
         maxQueries: 1000,
         minQueries: 30,
         budgetMs: 5000,
       },
   layer: quick
     ? { reuseRuns: 3, prepareTools: 1000, prepareMessages: [200, 2000], prepareRuns: 3 }
-    : { reuseRuns: 30, prepareTools: 1000, prepareMessages: [200, 2000], prepareRuns: 50 },
+    : { reuseRuns: 30, prepareTools: 1000, prepareMessages: [200, 2000], prepareRuns: 200 },
 };
 
 const started = performance.now();

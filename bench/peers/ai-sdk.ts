@@ -1,7 +1,7 @@
 // The Vercel AI SDK 7 toolSearch() default keyword ranking, run for real through generateText.
 // It has no standalone search function, so each query is one generation of a mock model:
 // step one calls the search tool with the query, step two ends; we read the names it returned.
-import { type ToolSet, generateText, isStepCount, jsonSchema, tool, toolSearch } from 'ai';
+import { generateText, isStepCount, jsonSchema, type ToolSet, tool, toolSearch } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import type { Peer } from './peer.ts';
 

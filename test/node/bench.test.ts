@@ -4,13 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { BenchSet } from '../../bench/data.ts';
 import { combineCatalogues } from '../../bench/data.ts';
-import { nameWords } from '../../bench/peers/name-words.ts';
 import { peers } from '../../bench/peers/index.ts';
+import { nameWords } from '../../bench/peers/name-words.ts';
 import { measureQuality } from '../../bench/quality.ts';
 import { type BenchResults, tables } from '../../bench/report.ts';
 import { measureSize } from '../../bench/size.ts';
-import { measurePrepare, measureReuse } from '../../bench/speed-layer.ts';
 import { measureSpeed } from '../../bench/speed.ts';
+import { measurePrepare, measureReuse } from '../../bench/speed-layer.ts';
 import { renderMarkdown, renderText } from '../../bench/table.ts';
 import { measureSearchTool, measureTokens } from '../../bench/tokens.ts';
 
