@@ -137,6 +137,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         warnedDirect.add(name);
         warn(`alwaysDirectTools names "${name}", which is not among this round's tools; it is not exposed`);
       }
+      logger.debug?.(`[tool-search-layer] ${sessionId}: exposing ${exposure.tools.length} of ${tools.length} tools`);
       return { tools: exposure.tools, bypassed: false, discovered, warnings };
     },
 
@@ -155,6 +156,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
           warn,
         );
       }
+      logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
       return result;
     },
 

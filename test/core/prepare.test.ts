@@ -274,6 +274,17 @@ describe('prepare: inputs', () => {
     expect(JSON.stringify({ tools, messages })).toBe(before);
   });
 
+  it('writes debug lines only to a logger that has debug', async () => {
+    const lines: string[] = [];
+    const layer = createToolSearch({ logger: { warn() {}, debug: (m: string) => lines.push(m) } });
+    await layer.prepare({ sessionId: 's', tools: catalogue });
+    await layer.search({ sessionId: 's', tools: catalogue }, { query: 'email' });
+    expect(lines).toEqual([
+      `[tool-search-layer] s: exposing 1 of ${catalogue.length} tools`,
+      expect.stringMatching(/^\[tool-search-layer\] s: "email" found \d+$/),
+    ]);
+  });
+
   it('keeps extra fields because it returns the caller objects', async () => {
     const layer = createToolSearch(quiet());
     const tools = catalogue.map((t) => ({ ...t, execute: () => 42, meta: { x: 1 } }));
