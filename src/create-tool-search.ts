@@ -1,6 +1,6 @@
 // The layer: options resolved once, then prepare / search / clear per round.
 import { type CatalogueInfo, catalogueOf, groupsKey, visibility } from './catalogue.ts';
-import { applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
+import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
 import { namesList } from './names-list.ts';
 import { type ResolvedOptions, resolveOptions, type ToolSearchOptions } from './options.ts';
@@ -13,7 +13,7 @@ import {
   type SearchResult,
   searchToolDefinition,
 } from './search-tool.ts';
-import { guardStore } from './store.ts';
+import { guardStore, type RecordUpdate } from './store.ts';
 import type { Message, Tool } from './types.ts';
 
 /** What the host knows about a round or a search call. */
@@ -91,10 +91,11 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     return definition;
   }
 
-  async function remember(sessionId: string, touches: readonly string[], warn: (m: string) => void) {
+  /** Reads a session's record and writes the change, only when `change` changes it. */
+  async function remember(sessionId: string, change: RecordUpdate, warn: (m: string) => void) {
     const current = await store.get(sessionId, warn);
-    if (applyTouches(current, touches, keep) === current) return current;
-    return store.update(sessionId, (fresh) => applyTouches(fresh, touches, keep), warn, current);
+    if (change(current) === current) return current;
+    return store.update(sessionId, change, warn, current);
   }
 
   return {
@@ -116,9 +117,10 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const catalogue = catalogueOf(tools);
       const visible = visibility(tools, enabledGroups, SEARCH_TOOL_NAME);
       const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
+      const events = readEvents(input.messages, SEARCH_TOOL_NAME, known);
       const record: DiscoveredRecord | undefined = await remember(
         sessionId,
-        readEvents(input.messages, SEARCH_TOOL_NAME, known),
+        (current) => applyHistory(current, events, keep),
         warn,
       );
       const searchTool = searchToolFor(catalogue.info, groupsKey(enabledGroups), () =>
@@ -150,11 +152,8 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts);
       if (result.tools.length > 0) {
         const warn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
-        await remember(
-          context.sessionId,
-          result.tools.map((tool) => tool.name),
-          warn,
-        );
+        const found = result.tools.map((tool) => tool.name);
+        await remember(context.sessionId, (current) => applyTouches(current, found, keep), warn);
       }
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
       return result;

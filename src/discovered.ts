@@ -8,6 +8,47 @@ export interface DiscoveredRecord {
   readonly order: readonly string[];
   /** The same names by recency, least recent first; eviction takes from the front. */
   readonly recent: readonly string[];
+  /** Where the history had been read up to: the event count and the last event's key. */
+  readonly mark?: { readonly n: number; readonly last: string } | undefined;
+}
+
+/** One discovery read from the history: a tool name and the id of the call that produced it. */
+export interface HistoryEvent {
+  readonly name: string;
+  readonly call: string;
+}
+
+const keyOf = (event: HistoryEvent): string => `${event.call}\n${event.name}`;
+
+/**
+ * The events a record has not applied yet. The history is re-sent every round, so replaying it must not
+ * touch old events again: that would make them look newer than tools a search recorded in between.
+ */
+function unread(mark: DiscoveredRecord['mark'], events: readonly HistoryEvent[]): readonly HistoryEvent[] {
+  if (!mark) return events;
+  const at = events[mark.n - 1];
+  if (at && keyOf(at) === mark.last) return events.slice(mark.n);
+  // The history was trimmed: find the last event read; if it is gone too, read everything again.
+  for (let i = events.length - 1; i >= 0; i--)
+    if (keyOf(events[i] as HistoryEvent) === mark.last) return events.slice(i + 1);
+  return events;
+}
+
+/** Applies the history events a record has not seen yet, and remembers how far it read. */
+export function applyHistory(
+  current: DiscoveredRecord | undefined,
+  events: readonly HistoryEvent[],
+  keep: number,
+): DiscoveredRecord | undefined {
+  const last = events[events.length - 1];
+  const mark = last ? { n: events.length, last: keyOf(last) } : current?.mark;
+  const touched = applyTouches(
+    current,
+    unread(current?.mark, events).map((event) => event.name),
+    keep,
+  );
+  if (mark?.n === current?.mark?.n && mark?.last === current?.mark?.last) return touched;
+  return { ...(touched ?? { v: 1, order: [], recent: [] }), mark };
 }
 
 /**
@@ -22,8 +63,7 @@ export function applyTouches(
   const order = current?.order ?? [];
   const recent = current?.recent ?? [];
   if (touches.length === 0 && (keep === 0 || recent.length <= keep)) return current;
-  // Replaying the same history must give the same record: names touched move to the end,
-  // ordered by their last touch; untouched names keep their relative order in front.
+  // Names touched move to the end, ordered by their last touch; the others keep their order in front.
   const lastTouch = new Map<string, number>();
   for (const [i, name] of touches.entries()) lastTouch.set(name, i);
   const moved = [...lastTouch.keys()].sort((a, b) => (lastTouch.get(a) as number) - (lastTouch.get(b) as number));
@@ -36,7 +76,7 @@ export function applyTouches(
     nextOrder = nextOrder.filter((name) => !evicted.has(name));
   }
   if (current && sameList(nextOrder, order) && sameList(nextRecent, recent)) return current;
-  return { v: 1, order: nextOrder, recent: nextRecent };
+  return { v: 1, order: nextOrder, recent: nextRecent, mark: current?.mark };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -53,7 +93,12 @@ export function isDiscoveredRecord(value: unknown): value is DiscoveredRecord {
     Array.isArray(record.recent) &&
     record.order.length === record.recent.length &&
     record.order.every((name) => typeof name === 'string') &&
-    record.recent.every((name) => typeof name === 'string')
+    record.recent.every((name) => typeof name === 'string') &&
+    (record.mark === undefined ||
+      (typeof record.mark === 'object' &&
+        record.mark !== null &&
+        Number.isInteger(record.mark.n) &&
+        typeof record.mark.last === 'string'))
   );
 }
 
@@ -84,34 +129,31 @@ function namesInSearchResult(content: unknown): readonly string[] {
 
 /**
  * Reads the discovery events of a history, in order: the tools a paired `search_tools` result returned,
- * and the tools called with a paired result. Only names in `known` count; anything malformed is skipped.
+ * and the tools called with a paired result. A result pairs with the latest unanswered call of its id.
+ * Only names in `known` count; anything malformed is skipped.
  */
 export function readEvents(
   messages: readonly Message[] | undefined,
   searchToolName: string,
   known: (name: string) => boolean,
-): string[] {
+): HistoryEvent[] {
   if (!Array.isArray(messages)) return [];
   const calls = new Map<string, string>();
-  const answered = new Set<string>();
-  const events: string[] = [];
+  const events: HistoryEvent[] = [];
   for (const message of messages as readonly unknown[]) {
     if (typeof message !== 'object' || message === null) continue;
     const { role, toolCalls, toolCallId, content } = message as Message;
     if (role === 'assistant' && Array.isArray(toolCalls)) {
       for (const call of toolCalls as readonly unknown[]) {
         const { id, name } = (call ?? {}) as { id?: unknown; name?: unknown };
-        if (typeof id === 'string' && id !== '' && typeof name === 'string' && !calls.has(id)) calls.set(id, name);
+        if (typeof id === 'string' && id !== '' && typeof name === 'string') calls.set(id, name);
       }
-    } else if (role === 'tool' && typeof toolCallId === 'string' && !answered.has(toolCallId)) {
+    } else if (role === 'tool' && typeof toolCallId === 'string') {
       const name = calls.get(toolCallId);
       if (name === undefined) continue;
-      answered.add(toolCallId);
-      if (name === searchToolName) {
-        for (const found of namesInSearchResult(content)) if (known(found)) events.push(found);
-      } else if (known(name)) {
-        events.push(name);
-      }
+      calls.delete(toolCallId);
+      const found = name === searchToolName ? namesInSearchResult(content) : [name];
+      for (const tool of found) if (known(tool)) events.push({ name: tool, call: toolCallId });
     }
   }
   return events;

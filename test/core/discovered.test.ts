@@ -141,6 +141,33 @@ describe('discovered set: recency and cap', () => {
     ]);
   });
 
+  it('does not let a replayed history outrank tools a search recorded since', async () => {
+    const layer = createToolSearch({ ...quiet(), maxDiscoveredKeep: 2 });
+    const history = [...searchTurn('1', ['send_email']), ...callAndResult('2', 'read_file', 'x')];
+    await layer.prepare({ sessionId: 's', tools: catalogue, messages: history });
+    await layer.search({ sessionId: 's', tools: catalogue }, { query: 'forecast', limit: 1 });
+    // the host re-sends the same history: send_email and read_file are older than the search
+    const out = await layer.prepare({ sessionId: 's', tools: catalogue, messages: history });
+    expect(out.discovered).toEqual(['read_file', 'get_forecast']);
+  });
+
+  it('reads only the new events of a trimmed history', async () => {
+    const layer = createToolSearch({ ...quiet(), maxDiscoveredKeep: 2 });
+    const history = [...searchTurn('1', ['send_email']), ...callAndResult('2', 'read_file', 'x')];
+    await layer.prepare({ sessionId: 's', tools: catalogue, messages: history });
+    await layer.search({ sessionId: 's', tools: catalogue }, { query: 'forecast', limit: 1 });
+    const trimmed = [...history.slice(2), ...callAndResult('3', 'calculator', '4')];
+    const out = await layer.prepare({ sessionId: 's', tools: catalogue, messages: trimmed });
+    expect(out.discovered).toEqual(['get_forecast', 'calculator']);
+  });
+
+  it('pairs a call id reused in a later turn with its own result', async () => {
+    const messages = [...callAndResult('call_0', 'calculator', '1'), ...callAndResult('call_0', 'read_file', 'x')];
+    expect(await discoveredAfter(messages)).toEqual(['calculator', 'read_file']);
+    const duplicate = [...callAndResult('c', 'calculator', '1'), { role: 'tool', toolCallId: 'c', content: '1' }];
+    expect(await discoveredAfter(duplicate)).toEqual(['calculator']);
+  });
+
   it('survives context trimming', async () => {
     const layer = createToolSearch(quiet());
     const early = searchTurn('1', ['send_email', 'get_weather']);
@@ -286,6 +313,11 @@ describe('stores: failure and bounds', () => {
     const store = createMemoryStore();
     const layer = createToolSearch({ ...quiet(), store });
     await layer.prepare({ sessionId: 's', tools: catalogue, messages: searchTurn('1', ['send_email']) });
-    expect(await store.get('s')).toEqual({ v: 1, order: ['send_email'], recent: ['send_email'] });
+    expect(await store.get('s')).toEqual({
+      v: 1,
+      order: ['send_email'],
+      recent: ['send_email'],
+      mark: { n: 1, last: '1\nsend_email' },
+    });
   });
 });
