@@ -18,6 +18,9 @@ async function freePort(): Promise<number> {
 process.env.BROWSER_TEST_PORT ??= String(await freePort());
 const port = Number(process.env.BROWSER_TEST_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
+// The playground (demo/) gets its own server; test/browser/playground.spec.ts points baseURL at it.
+process.env.PLAYGROUND_TEST_PORT ??= String(await freePort());
+const playgroundPort = Number(process.env.PLAYGROUND_TEST_PORT);
 const chromium = requireChromium();
 
 export default defineConfig({
@@ -32,10 +35,20 @@ export default defineConfig({
     headless: true,
     launchOptions: { executablePath: chromium.path, args: CHROMIUM_ARGS },
   },
-  webServer: {
-    command: `npx vite --config test/browser/vite.config.ts --host 127.0.0.1 --port ${port} --strictPort`,
-    url: baseURL,
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      command: `npx vite --config test/browser/vite.config.ts --host 127.0.0.1 --port ${port} --strictPort`,
+      url: baseURL,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      // --mode test: no reloads when src/ changes mid-run (demo/vite.config.ts). --bypass-lock: Vite 8
+      // refuses a second dev server of the same config, and another test run may be serving it.
+      command: `npx vite --config demo/vite.config.ts --mode test --host 127.0.0.1 --port ${playgroundPort} --strictPort --bypass-lock`,
+      url: `http://127.0.0.1:${playgroundPort}`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 });
