@@ -1,4 +1,5 @@
 import type { Tool } from '../types.ts';
+import { createChunks, scanChunks } from './chunks.ts';
 import { type Fields, toolFields } from './fields.ts';
 import { buildSubstring, type SubstringIndex } from './substring.ts';
 import { tokenize } from './tokenize.ts';
@@ -46,121 +47,106 @@ export const PARAMS: {
   substring: 0.2,
 };
 
-// Builds allocate typed arrays rather than many small arrays: on a busy runtime the garbage collector, not the arithmetic, is the cost.
-const grow = <T extends Int32Array | Float32Array>(a: T, size: number): T => {
-  if (size <= a.length) return a;
-  const b = new (a.constructor as new (n: number) => T)(Math.max(size, a.length * 2));
-  b.set(a);
-  return b;
-};
-
 /** Builds the index of a catalogue. */
 export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = tools.map(toolFields)): BuiltIndex {
   const n = fields.length;
-  const terms = new Map<string, number>();
-  const termId = (term: string): number => {
-    let t = terms.get(term);
-    if (t === undefined) {
-      t = terms.size;
-      terms.set(term, t);
-    }
-    return t;
-  };
-  // Catalogues repeat their words: each distinct white-space chunk is tokenized once, found again by a hash of its characters.
-  const chunkText: string[] = [];
-  const chunkTerms: number[][] = [];
-  const chunkSub: number[] = [];
-  let slots: Int32Array = new Int32Array(1 << 12);
-  let hashes: Int32Array = new Int32Array(slots.length);
-  const subIds = new Map<string, number>();
-  const subChunks: string[] = [];
-  const subDocs: number[][] = [];
-  let flat: Int32Array = new Int32Array(1 << 16);
-  let used = 0;
+  const chunks = createChunks();
+  // Every text's chunk ids, tool by tool, field by field: text i is at [bounds[i], bounds[i + 1]).
+  const seq: number[] = [];
   const bounds = new Int32Array(n * 4 + 1);
-  const avg = [0, 0, 0, 0];
-  for (let doc = 0; doc < n; doc++) {
-    (fields[doc] as Fields).forEach((text, f) => {
-      bounds[doc * 4 + f] = used;
-      let begin = 0;
-      let h = 0;
-      for (let i = 0; i <= text.length; i++) {
-        const c = i < text.length ? text.charCodeAt(i) : 32;
-        if (c > 32) {
-          h = Math.imul(h ^ c, 16777619);
-          continue;
-        }
-        if (i > begin) {
-          const mask = slots.length - 1;
-          let slot = h & mask;
-          let id = -1;
-          for (let k = slots[slot] as number; k; k = slots[slot] as number) {
-            const known = chunkText[k - 1] as string;
-            if (hashes[slot] === h && known.length === i - begin && text.startsWith(known, begin)) {
-              id = k - 1;
-              break;
-            }
-            slot = (slot + 1) & mask;
-          }
-          if (id < 0) {
-            id = chunkText.length;
-            const chunk = text.slice(begin, i);
-            chunkText.push(chunk);
-            chunkTerms.push(tokenize(chunk).map(termId));
-            chunkSub.push(-1);
-            slots[slot] = id + 1;
-            hashes[slot] = h;
-            if (chunkText.length * 2 > slots.length) [slots, hashes] = rehash(slots, hashes);
-          }
-          const ids = chunkTerms[id] as number[];
-          flat = grow(flat, used + ids.length);
-          for (const t of ids) flat[used++] = t;
-          if (f < 2) {
-            let sub = chunkSub[id] as number;
-            if (sub < 0) {
-              const lower = (chunkText[id] as string).toLowerCase();
-              sub = subIds.get(lower) ?? subChunks.length;
-              if (sub === subChunks.length) {
-                subIds.set(lower, sub);
-                subChunks.push(lower);
-                subDocs.push([]);
-              }
-              chunkSub[id] = sub;
-            }
-            const list = subDocs[sub] as number[];
-            if (list[list.length - 1] !== doc) list.push(doc);
-          }
-        }
-        begin = i + 1;
-        h = 0;
-      }
-      avg[f] = (avg[f] as number) + (used - (bounds[doc * 4 + f] as number)) / n;
-    });
+  for (let i = 0; i < n * 4; i++) {
+    bounds[i] = seq.length;
+    scanChunks(chunks, (fields[i >> 2] as Fields)[i & 3] as string, seq);
   }
-  bounds[n * 4] = used;
+  bounds[n * 4] = seq.length;
+  const terms = new Map<string, number>();
+  const split = splitChunks(chunks.texts, terms);
   return {
     size: n,
     terms,
-    ...postings(n, terms.size, flat, bounds, avg),
+    ...postings(n, terms.size, seq, bounds, split),
     names: namesOf(fields),
-    substring: buildSubstring(subChunks, subDocs),
+    substring: substringOf(n, chunks.texts, seq, bounds),
     fields,
   };
 }
 
-/** Turns each tool's term ids into BM25F postings, grouped by term. */
-function postings(n: number, vocabulary: number, flat: Int32Array, bounds: Int32Array, avg: number[]) {
+/** Each distinct chunk's term ids: chunk c's are at [start[c], start[c + 1]) of `ids`. */
+function splitChunks(texts: readonly string[], terms: Map<string, number>) {
+  const start = new Int32Array(texts.length + 1);
+  const ids: number[] = [];
+  for (let c = 0; c < texts.length; c++) {
+    for (const term of tokenize(texts[c] as string)) {
+      let t = terms.get(term);
+      if (t === undefined) {
+        t = terms.size;
+        terms.set(term, t);
+      }
+      ids.push(t);
+    }
+    start[c + 1] = ids.length;
+  }
+  return { start, ids: Int32Array.from(ids) };
+}
+
+/** The substring floor over names and descriptions: their distinct lower-cased chunks and the tools holding each. */
+function substringOf(n: number, texts: readonly string[], seq: readonly number[], bounds: Int32Array): SubstringIndex {
+  const sub = new Int32Array(texts.length).fill(-1);
+  const ids = new Map<string, number>();
+  const lower: string[] = [];
+  const docs: number[][] = [];
+  for (let i = 0; i < n * 4; i++) {
+    if ((i & 3) > 1) continue;
+    for (let j = bounds[i] as number; j < (bounds[i + 1] as number); j++) {
+      const c = seq[j] as number;
+      let s = sub[c] as number;
+      if (s < 0) {
+        const text = (texts[c] as string).toLowerCase();
+        s = ids.get(text) ?? lower.length;
+        if (s === lower.length) {
+          ids.set(text, s);
+          lower.push(text);
+          docs.push([]);
+        }
+        sub[c] = s;
+      }
+      const list = docs[s] as number[];
+      if (list[list.length - 1] !== i >> 2) list.push(i >> 2);
+    }
+  }
+  return buildSubstring(lower, docs);
+}
+
+/** Turns each tool's chunks into BM25F postings, grouped by term. */
+function postings(
+  n: number,
+  vocabulary: number,
+  seq: readonly number[],
+  bounds: Int32Array,
+  split: { start: Int32Array; ids: Int32Array },
+) {
   const { k1, weight, b } = PARAMS;
+  const { start: cs, ids } = split;
+  // Field lengths in terms, and how many tools hold each term.
+  const length = new Float64Array(n * 4);
+  const avg = [0, 0, 0, 0];
   const seen = new Int32Array(vocabulary).fill(-1);
   const start = new Int32Array(vocabulary + 1);
-  for (let doc = 0; doc < n; doc++) {
-    for (let i = bounds[doc * 4] as number; i < (bounds[doc * 4 + 4] as number); i++) {
-      const t = flat[i] as number;
-      if (seen[t] !== doc) {
-        seen[t] = doc;
-        start[t + 1] = (start[t + 1] as number) + 1;
+  for (let i = 0; i < n * 4; i++) {
+    let len = 0;
+    for (let j = bounds[i] as number; j < (bounds[i + 1] as number); j++) {
+      const c = seq[j] as number;
+      len += (cs[c + 1] as number) - (cs[c] as number);
+      for (let k = cs[c] as number; k < (cs[c + 1] as number); k++) {
+        const t = ids[k] as number;
+        if (seen[t] !== i >> 2) {
+          seen[t] = i >> 2;
+          start[t + 1] = (start[t + 1] as number) + 1;
+        }
       }
     }
+    length[i] = len;
+    avg[i & 3] = (avg[i & 3] as number) + len / n;
   }
   for (let t = 0; t < vocabulary; t++) start[t + 1] = (start[t + 1] as number) + (start[t] as number);
   const cursor = start.slice(0, vocabulary);
@@ -172,23 +158,25 @@ function postings(n: number, vocabulary: number, flat: Int32Array, bounds: Int32
   const touched: number[] = [];
   for (let doc = 0; doc < n; doc++) {
     for (let f = 0; f < 4; f++) {
-      const from = bounds[doc * 4 + f] as number;
-      const to = bounds[doc * 4 + f + 1] as number;
+      const i = doc * 4 + f;
       const bf = b[f] as number;
-      const w = (weight[f] as number) / (1 - bf + (bf * (to - from)) / ((avg[f] as number) || 1));
-      for (let i = from; i < to; i++) {
-        const t = flat[i] as number;
-        if (!acc[t]) touched.push(t);
-        acc[t] = (acc[t] as number) + w;
-        if (f === 0 && !named[t]) {
-          named[t] = 1;
-          nameTerms[doc] = (nameTerms[doc] as number) + 1;
+      const w = (weight[f] as number) / (1 - bf + (bf * (length[i] as number)) / ((avg[f] as number) || 1));
+      for (let j = bounds[i] as number; j < (bounds[i + 1] as number); j++) {
+        const c = seq[j] as number;
+        for (let k = cs[c] as number; k < (cs[c + 1] as number); k++) {
+          const t = ids[k] as number;
+          if (!acc[t]) touched.push(t);
+          acc[t] = (acc[t] as number) + w;
+          if (f === 0 && !named[t]) {
+            named[t] = 1;
+            nameTerms[doc] = (nameTerms[doc] as number) + 1;
+          }
         }
       }
     }
     for (const t of touched) {
       const tf = acc[t] as number;
-      const at = (cursor[t] as number) + 0;
+      const at = cursor[t] as number;
       cursor[t] = at + 1;
       docs[at] = doc;
       weights[at] = (named[t] ? -1 : 1) * ((tf * (k1 + 1)) / (k1 + tf));
@@ -209,19 +197,4 @@ function namesOf(fields: readonly Fields[]): Map<string, number[]> {
     else names.set(name, [id]);
   });
   return names;
-}
-
-/** Doubles an open-addressing table of chunk ids keyed by hash. */
-function rehash(slots: Int32Array, hashes: Int32Array): [Int32Array, Int32Array] {
-  const size = slots.length * 2;
-  const s = new Int32Array(size);
-  const h = new Int32Array(size);
-  slots.forEach((id, i) => {
-    if (!id) return;
-    let j = (hashes[i] as number) & (size - 1);
-    while (s[j]) j = (j + 1) & (size - 1);
-    s[j] = id;
-    h[j] = hashes[i] as number;
-  });
-  return [s, h];
 }

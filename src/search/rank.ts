@@ -83,20 +83,6 @@ function relatives(ix: BuiltIndex, term: string): number[] {
   return out;
 }
 
-/** The tools whose name or description contains the keyword, each once. */
-function substringDocs(ix: BuiltIndex, keyword: string): number[] {
-  const seen = new Uint8Array(ix.size);
-  const out: number[] = [];
-  for (const chunk of findSubstring(ix.substring, keyword)) {
-    for (const d of ix.substring.docs[chunk] as number[])
-      if (!seen[d]) {
-        seen[d] = 1;
-        out.push(d);
-      }
-  }
-  return out;
-}
-
 /** Ranks the catalogue for a query: BM25F over name, description and parameters, then substring-only hits. */
 export function rankTools(index: ToolIndex, query: string, options: RankOptions = {}): RankResult {
   const ix = index as BuiltIndex;
@@ -133,7 +119,7 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     }
   }
   for (const keyword of keywords) {
-    const found = memo(ix, `k${keyword}`, () => substringDocs(ix, keyword));
+    const found = memo(ix, `k${keyword}`, () => findSubstring(ix.substring, keyword, n));
     const w = Math.log(1 + n / (found.length || 1));
     for (const d of found) {
       if (!seen[d]) touched.push(d);

@@ -1,63 +1,85 @@
 // The substring floor of the contract: a tool whose name or description contains a keyword is always found.
-// Keywords hold no white space, so a text contains one exactly when one of its white-space chunks does:
-// the index keeps the distinct lower-cased chunks and an n-gram index over them, so a lookup verifies a few chunks, not every text.
+// Keywords hold no spaces, so a text contains one exactly when one of its space-free chunks does: the distinct
+// lower-cased chunks are joined into one string, and a table of where each trigram occurs in it narrows a lookup.
 
-/** Distinct lower-cased chunks, the tools holding each, and the chunks holding each trigram. */
+/** The joined chunks, where each starts, the tools holding each, and trigram positions grouped by a hash. */
 export interface SubstringIndex {
-  readonly chunks: readonly string[];
+  readonly text: string;
+  /** Chunk c is at [starts[c], starts[c + 1] - 1) of `text`. */
+  readonly starts: Int32Array;
   readonly docs: readonly (readonly number[])[];
-  readonly grams: ReadonlyMap<number, readonly number[]>;
-  /** Chunks by each substring of one and two characters, built when a short keyword first needs them. */
-  readonly short: Map<string, number[]>[];
+  /** Positions of the trigrams with hash g are at [heads[g], heads[g + 1]) of `positions`. */
+  readonly heads: Int32Array;
+  readonly positions: Int32Array;
 }
 
-// A trigram's key is folded into a small integer; a collision only adds candidates, which are verified anyway.
+const BITS = 14;
+
+// A hash collision only adds candidates, which are verified anyway.
 const gram = (s: string, i: number): number =>
-  (s.charCodeAt(i) * 961 + s.charCodeAt(i + 1) * 31 + s.charCodeAt(i + 2)) & 0x3fffffff;
+  Math.imul(s.charCodeAt(i) ^ Math.imul(s.charCodeAt(i + 1), 31) ^ Math.imul(s.charCodeAt(i + 2), 961), 0x9e3779b1) >>>
+  (32 - BITS);
 
-/** Indexes the distinct lower-cased chunks of names and descriptions, given the tools holding each. */
+/** Indexes distinct lower-cased chunks (none holding a space), given the tools holding each. */
 export function buildSubstring(chunks: readonly string[], docs: readonly (readonly number[])[]): SubstringIndex {
-  const grams = new Map<number, number[]>();
-  chunks.forEach((chunk, id) => {
-    for (let i = 0; i + 2 < chunk.length; i++) {
-      const g = gram(chunk, i);
-      const list = grams.get(g);
-      if (!list) grams.set(g, [id]);
-      else if (list[list.length - 1] !== id) list.push(id);
-    }
-  });
-  return { chunks, docs, grams, short: [] };
+  const text = chunks.join(' ');
+  const starts = new Int32Array(chunks.length + 1);
+  for (let c = 0; c < chunks.length; c++) starts[c + 1] = (starts[c] as number) + (chunks[c] as string).length + 1;
+  const heads = new Int32Array((1 << BITS) + 1);
+  const grams = new Int32Array(Math.max(0, text.length - 2));
+  for (let i = 0; i < grams.length; i++) {
+    const g = gram(text, i);
+    grams[i] = g;
+    heads[g + 1] = (heads[g + 1] as number) + 1;
+  }
+  for (let g = 0; g < 1 << BITS; g++) heads[g + 1] = (heads[g + 1] as number) + (heads[g] as number);
+  const cursor = heads.slice();
+  const positions = new Int32Array(heads[1 << BITS] as number);
+  for (let i = 0; i < grams.length; i++) {
+    const g = grams[i] as number;
+    positions[cursor[g] as number] = i;
+    cursor[g] = (cursor[g] as number) + 1;
+  }
+  return { text, starts, docs, heads, positions };
 }
 
-/** Chunks holding a keyword of one or two characters, from an index of such substrings made on first use. */
-function shortCandidates(index: SubstringIndex, keyword: string): readonly number[] {
-  let map = index.short[keyword.length];
-  if (!map) {
-    map = index.short[keyword.length] = new Map();
-    for (let id = 0; id < index.chunks.length; id++) {
-      const chunk = index.chunks[id] as string;
-      for (let i = 0; i + keyword.length <= chunk.length; i++) {
-        const part = chunk.slice(i, i + keyword.length);
-        const list = map.get(part);
-        if (!list) map.set(part, [id]);
-        else if (list[list.length - 1] !== id) list.push(id);
+/** The tools whose name or description contains the lower-cased keyword, each once. */
+export function findSubstring(index: SubstringIndex, keyword: string, size: number): number[] {
+  const { text, starts, docs, heads, positions } = index;
+  // The keyword's rarest trigram gives the candidate positions; a keyword under three characters is scanned for.
+  let best = -1;
+  let offset = 0;
+  for (let j = 0; j + 2 < keyword.length; j++) {
+    const g = gram(keyword, j);
+    if (
+      best < 0 ||
+      (heads[g + 1] as number) - (heads[g] as number) < (heads[best + 1] as number) - (heads[best] as number)
+    ) {
+      best = g;
+      offset = j;
+    }
+  }
+  const seen = new Uint8Array(size);
+  const out: number[] = [];
+  let chunk = 0;
+  const hit = (at: number): void => {
+    let hi = docs.length - 1;
+    while (chunk < hi) {
+      const mid = (chunk + hi + 1) >> 1;
+      if ((starts[mid] as number) <= at) chunk = mid;
+      else hi = mid - 1;
+    }
+    for (const d of docs[chunk] as number[])
+      if (!seen[d]) {
+        seen[d] = 1;
+        out.push(d);
       }
+  };
+  if (best < 0) for (let at = text.indexOf(keyword); at >= 0; at = text.indexOf(keyword, at + 1)) hit(at);
+  else
+    for (let i = heads[best] as number; i < (heads[best + 1] as number); i++) {
+      const at = (positions[i] as number) - offset;
+      if (at >= 0 && text.startsWith(keyword, at)) hit(at);
     }
-  }
-  return map.get(keyword) ?? [];
-}
-
-/** The chunks that contain the lower-cased keyword: read `docs[id]` for the tools holding each. */
-export function findSubstring(index: SubstringIndex, keyword: string): number[] {
-  const { chunks, grams } = index;
-  let candidates = keyword.length < 3 ? shortCandidates(index, keyword) : undefined;
-  for (let i = 0; i + 2 < keyword.length; i++) {
-    const list = grams.get(gram(keyword, i));
-    if (!list) return [];
-    if (!candidates || list.length < candidates.length) candidates = list;
-  }
-  // Short keywords were looked up exactly; trigram keys may collide, and longer keywords need every trigram.
-  return keyword.length < 3
-    ? (candidates as number[])
-    : (candidates ?? []).filter((id) => (chunks[id] as string).includes(keyword));
+  return out;
 }
