@@ -148,8 +148,9 @@ const tokenCount = (id: string, tokens: number | undefined): HTMLElement =>
 function renderTokens({ prepared, visible, tokensOf }: RoundView): void {
   const tokens = tokensOf(prepared.tools);
   const full = tokensOf(visible);
-  const share = tokens !== undefined && full ? tokens / full : 1;
-  const saved = Math.round((1 - share) * 100);
+  // While the tokenizer loads, the bar stays empty rather than claiming a share.
+  const share = tokens !== undefined && full ? tokens / full : 0;
+  const saved = tokens !== undefined && full ? Math.round((1 - share) * 100) : 0;
   byId('tokens').replaceChildren(
     h(
       'p',
@@ -160,7 +161,7 @@ function renderTokens({ prepared, visible, tokensOf }: RoundView): void {
       ` for all ${formatCount(visible.length)} visible tools sent directly`,
       saved > 0 && h('span', { class: 'saved' }, ` −${saved}%`),
     ),
-    h('div', { class: 'bar' }, h('span', { class: 'bar-fill', style: `width: ${Math.max(0.5, share * 100)}%` })),
+    h('div', { class: 'bar' }, h('span', { class: 'bar-fill', style: `width: ${share * 100}%` })),
     h('small', { class: 'muted' }, 'o200k_base tokens of the tools as OpenAI chat tools JSON'),
   );
 }

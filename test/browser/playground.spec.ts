@@ -23,6 +23,8 @@ test('search, next round, call, bad arguments, clear', async ({ page }) => {
   await expect(page.locator('#catalogue-stats')).toContainText('79 tools · 5 groups');
   await ready(page);
   expect(await exposedNames(page)).toEqual(['search_tools']);
+  // Counts appear once the tokenizer has loaded in the background.
+  await expect(page.locator('#full-tokens')).toHaveAttribute('data-tokens', /^\d+$/);
   await shot(page, '1-first-round');
 
   await page.fill('#query', 'take a screenshot of the page');
@@ -40,8 +42,6 @@ test('search, next round, call, bad arguments, clear', async ({ page }) => {
   await expect(page.locator('#round-title')).toHaveText('Round 2');
   expect(await exposedNames(page)).toEqual(['search_tools', ...found]);
   await expect(page.locator('#discovered .chip')).toHaveText(found);
-  // Counts appear once the tokenizer has loaded in the background.
-  await expect(page.locator('#full-tokens')).toHaveAttribute('data-tokens', /^\d+$/);
   const exposed = await tokens(page, '#exposed-tokens');
   const full = await tokens(page, '#full-tokens');
   expect(exposed).toBeGreaterThan(0);
