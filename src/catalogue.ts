@@ -28,6 +28,23 @@ const byIndex = new WeakMap<ToolIndex, CatalogueInfo>();
 export function catalogueOf(tools: readonly Tool[]): Catalogue {
   const known = byArray.get(tools);
   if (known) return known;
+  const index = getToolIndex(tools);
+  let info = byIndex.get(index);
+  // The same objects were validated when first seen; checking 4,000 tools again costs more than a search.
+  if (!info || !sameObjects(info.source, tools)) {
+    validate(tools);
+    // The index is shared by tools with equal searchable text, which says nothing about their groups.
+    if (!info || !sameSignature(info, tools)) {
+      info = lookupsOf(tools);
+      byIndex.set(index, info);
+    }
+  }
+  const catalogue = { tools, index, info, ...info };
+  byArray.set(tools, catalogue);
+  return catalogue;
+}
+
+function validate(tools: readonly Tool[]): void {
   tools.forEach((tool, i) => {
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || tool.name === '') {
       throw new ToolSearchError(`invalid tool at tools[${i}]: a tool is an object with a non-empty string name`);
@@ -36,26 +53,18 @@ export function catalogueOf(tools: readonly Tool[]): Catalogue {
       throw new ToolSearchError(`invalid tool "${tool.name}" at tools[${i}]: groups must be an array of strings`);
     }
   });
-  const index = getToolIndex(tools);
-  let info = byIndex.get(index);
-  // The index is shared by tools with equal searchable text, which says nothing about their groups.
-  if (!info || !sameSignature(info, tools)) {
-    info = lookupsOf(tools);
-    byIndex.set(index, info);
-  }
-  const catalogue = { tools, index, info, ...info };
-  byArray.set(tools, catalogue);
-  return catalogue;
+}
+
+function sameObjects(a: readonly Tool[], b: readonly Tool[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const signatureOf = (tool: Tool): string => (tool.groups ? JSON.stringify([tool.name, tool.groups]) : tool.name);
 
 function sameSignature(info: CatalogueInfo, tools: readonly Tool[]): boolean {
-  if (info.signature.length !== tools.length) return false;
-  return (
-    tools.every((tool, i) => tool === info.source[i]) ||
-    tools.every((tool, i) => info.signature[i] === signatureOf(tool))
-  );
+  return info.signature.length === tools.length && tools.every((tool, i) => info.signature[i] === signatureOf(tool));
 }
 
 function lookupsOf(tools: readonly Tool[]): CatalogueInfo {
