@@ -65,7 +65,13 @@ const schema = v.strictObject(
     alwaysDirectTools: v.optional(
       v.pipe(
         v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
-        v.check((names) => new Set(names).size === names.length, 'must not repeat a name'),
+        v.check(
+          (names) => new Set(names).size === names.length,
+          (issue) => {
+            const names = issue.input as string[];
+            return `must not repeat a name ("${names.find((name, i) => names.indexOf(name) !== i)}")`;
+          },
+        ),
       ),
       [],
     ),

@@ -73,6 +73,8 @@ export type ParsedArgs =
       readonly limit: number | undefined;
       readonly offset: number;
       readonly truncated: boolean;
+      /** Argument names the tool does not have; answered with a hint rather than an error. */
+      readonly ignored: readonly string[];
     }
   | { readonly ok: false; readonly result: SearchErrorResult };
 
@@ -97,7 +99,15 @@ export function parseSearchArgs(args: unknown, texts: Texts): ParsedArgs {
     return fail(key === 'limit' ? texts.reasonLimit : key === 'offset' ? texts.reasonOffset : texts.reasonQuery);
   }
   const { query, truncated } = cutQuery(parsed.output.query);
-  return { ok: true, query, limit: parsed.output.limit ?? undefined, offset: parsed.output.offset ?? 0, truncated };
+  const ignored = Object.keys(value).filter((key) => key !== 'query' && key !== 'limit' && key !== 'offset');
+  return {
+    ok: true,
+    query,
+    limit: parsed.output.limit ?? undefined,
+    offset: parsed.output.offset ?? 0,
+    truncated,
+    ignored,
+  };
 }
 
 function cutQuery(query: string): { query: string; truncated: boolean } {
@@ -131,6 +141,8 @@ export function runSearch(
   const nextOffset = offset + ids.length < found && ids.length > 0 ? offset + ids.length : null;
   const paged = offset > 0 || ids.length < found;
   const hints: string[] = args.truncated ? [texts.hintTruncated] : [];
+  if (args.ignored.length > 0) hints.push(format(texts.hintIgnored, { keys: args.ignored.join(', ') }));
+  if (args.limit !== undefined && args.limit > cap) hints.push(format(texts.hintCapped, { max: cap }));
   if (found === 0)
     hints.push(ranked.keywords.length === 0 && args.query.trim() !== '' ? texts.hintNoKeywords : texts.hintNone);
   else if (ids.length === 0) hints.push(format(texts.hintPastEnd, { offset, found }));

@@ -22,6 +22,10 @@ export interface Texts {
   /** {offset}, {found} */
   readonly hintPastEnd: string;
   readonly hintTruncated: string;
+  /** {max} */
+  readonly hintCapped: string;
+  /** {keys} */
+  readonly hintIgnored: string;
   /** {reason} */
   readonly argsError: string;
   readonly argsHint: string;
@@ -54,6 +58,8 @@ const en: Texts = {
     'The query has no usable keywords: one-letter words and stopwords such as "the" are ignored. Search with words that describe the task.',
   hintPastEnd: 'Offset {offset} is past the last of {found} results; use an offset below {found}.',
   hintTruncated: 'The query was too long and was cut to 1,000 characters and 64 keywords; short queries work better.',
+  hintCapped: 'One search returns at most {max} tools.',
+  hintIgnored: 'Ignored unknown arguments: {keys}.',
   argsError: 'Invalid search_tools arguments: {reason}',
   argsHint:
     'Call search_tools with a JSON object such as {"query": "send email", "limit": 5, "offset": 0}: "query" is a string of keywords (required), "limit" an integer of at least 1, "offset" an integer of at least 0.',
@@ -79,6 +85,8 @@ const zh: Texts = {
   hintNoKeywords: '查询里没有可用的关键词：单个拉丁字母和“的”“the”这类停用词会被忽略。请换用能描述任务的词语。',
   hintPastEnd: 'offset {offset} 已超出结果范围（共 {found} 个结果），请使用小于 {found} 的 offset。',
   hintTruncated: '查询过长，已截取前 1000 个字符、64 个关键词；查询越简短，效果越好。',
+  hintCapped: '每次搜索最多返回 {max} 个工具。',
+  hintIgnored: '已忽略未知参数：{keys}。',
   argsError: 'search_tools 参数无效：{reason}',
   argsHint:
     '请用 JSON 对象调用 search_tools，例如 {"query": "发送邮件", "limit": 5, "offset": 0}：query 为关键词字符串（必填），limit 为不小于 1 的整数，offset 为不小于 0 的整数。',

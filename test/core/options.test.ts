@@ -28,7 +28,7 @@ describe('options', () => {
     [{ maxDiscoveredKeep: -3 }, 'maxDiscoveredKeep', 'must be 0 or more'],
     [{ toolNamesBudget: 0.5 }, 'toolNamesBudget', 'must be an integer'],
     [{ alwaysDirectTools: 'web_search' }, 'alwaysDirectTools'],
-    [{ alwaysDirectTools: ['a', 'b', 'a'] }, 'alwaysDirectTools', 'must not repeat a name'],
+    [{ alwaysDirectTools: ['a', 'b', 'a'] }, 'alwaysDirectTools', 'must not repeat a name ("a")'],
     [{ alwaysDirectTools: [''] }, 'alwaysDirectTools.0', 'must not be empty'],
     [{ alwaysDirectTools: [3] }, 'alwaysDirectTools.0'],
     [{ locale: 'fr' }, 'locale', 'must be "en" or "zh"'],

@@ -69,6 +69,14 @@ describe('search_tools: arguments are untrusted', () => {
     expect(result.error).toMatch(/query 必须是字符串/);
   });
 
+  it('answers unknown argument names and an over-large limit with a hint, not an error', async () => {
+    const result = ok(await search({ query: 'email', category: 'mail', limit: 50 }));
+    expect(result.tools.length).toBeGreaterThan(0);
+    expect(result.hint).toContain('Ignored unknown arguments: category.');
+    expect(result.hint).toContain('One search returns at most 5 tools.');
+    expect(ok(await search({ query: 'email', limit: 2 })).hint).not.toMatch(/Ignored|at most/);
+  });
+
   it('accepts a JSON string, and null for the optional fields', async () => {
     expect(ok(await search('{"query":"email","limit":1}')).tools).toHaveLength(1);
     expect(ok(await search({ query: 'email', limit: null, offset: null })).tools.length).toBeGreaterThan(0);
