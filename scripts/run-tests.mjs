@@ -56,7 +56,8 @@ for (const r of results) {
   console.log(`  ${r.ok ? 'passed' : 'FAILED'}  ${r.name}${counts}  ${r.seconds.toFixed(1)} s`);
 }
 const passed = results.reduce((sum, r) => sum + (r.counts?.passed ?? 0), 0);
-const failed = results.reduce((sum, r) => sum + (r.counts?.failed ?? 0), 0) + results.filter((r) => !r.ok && !r.counts).length;
+const failed =
+  results.reduce((sum, r) => sum + (r.counts?.failed ?? 0), 0) + results.filter((r) => !r.ok && !r.counts).length;
 // One plain closing line that any CI can read.
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(results.every((r) => r.ok) && passed > 0 ? 0 : 1);
