@@ -45,7 +45,7 @@ export function memo(ix: BuiltIndex, key: string, make: () => number[]): number[
   let value = cache.get(key);
   if (!value) {
     // Bounded: dropping the older half keeps the cost of a refill low.
-    if (cache.size >= 4096) for (const old of [...cache.keys()].slice(0, 2048)) cache.delete(old);
+    if (cache.size >= 16384) for (const old of [...cache.keys()].slice(0, 8192)) cache.delete(old);
     value = make();
     cache.set(key, value);
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../../src/search/build.ts';
 import { getToolIndex, rankTools } from '../../src/search/index.ts';
+import { tokenize, useSegmenter } from '../../src/search/tokenize.ts';
 import type { Tool } from '../../src/types.ts';
 
 const tools: Tool[] = [
@@ -39,6 +41,18 @@ describe('rankTools', () => {
 
   it('segments Chinese', () => {
     expect(names(rankTools(index, '查询天气').ids)[0]).toBe('queryWeather');
+  });
+
+  it('falls back to overlapping bigrams where the runtime has no Intl.Segmenter', () => {
+    useSegmenter(null);
+    try {
+      expect(tokenize('查询天气预报')).toEqual(['查询', '询天', '天气', '气预', '预报']);
+      const fallback = buildIndex(tools);
+      expect(names(rankTools(fallback, '天气预报').ids)[0]).toBe('queryWeather');
+      expect(names(rankTools(fallback, '预报').ids)).toEqual(['queryWeather']);
+    } finally {
+      useSegmenter(new Intl.Segmenter('zh', { granularity: 'word' }));
+    }
   });
 
   it('returns every visible tool in catalogue order for an empty query', () => {
