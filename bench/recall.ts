@@ -48,7 +48,13 @@ for (let i = 0; i < 17; i++) {
 }
 const index = getToolIndex(tools);
 const queries = pick(seal.queries).map((q) => q.query);
-for (const q of queries) rankTools(index, q, { take: 5 });
+// The first pass meets each keyword once, before the per-index memo knows it.
+const cold: number[] = [];
+for (const q of queries) {
+  const t0 = performance.now();
+  rankTools(index, q, { take: 5 });
+  cold.push(performance.now() - t0);
+}
 const times: number[] = [];
 for (let round = 0; round < 3; round++)
   for (const q of queries) {
@@ -77,6 +83,6 @@ const bundle = await build({
 const size = brotliCompressSync((bundle.outputFiles[0] as { contents: Uint8Array }).contents).length;
 console.log(
   `seal-tools  build median ${at(builds, 0.5).toFixed(1)} ms (+ toolFields ${at(fieldTimes, 0.5).toFixed(1)} ms)  ` +
-    `query median ${f3(at(times, 0.5))} ms  p99 ${f3(at(times, 0.99))} ms  ` +
+    `query median ${f3(at(times, 0.5))} ms  p99 ${f3(at(times, 0.99))} ms  first pass ${f3(at(cold, 0.5))} ms  ` +
     `warm ${f3(at(warm, 0.5))} ms  new array ${f3(at(copy, 0.5))} ms  size ${size} B min+brotli`,
 );
