@@ -17,7 +17,12 @@ describe('invariants over random sessions', () => {
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
     const keep = pick([0, 1, 3, 5]);
     const store = createMemoryStore();
-    const layer = createToolSearch({ logger: recordingLogger(), store, maxDiscoveredKeep: keep, alwaysDirectTools: ['web_search'] });
+    const layer = createToolSearch({
+      logger: recordingLogger(),
+      store,
+      maxDiscoveredKeep: keep,
+      alwaysDirectTools: ['web_search'],
+    });
     const pool = names(catalogue).filter((n) => n !== 'web_search');
     let history: Message[] = [];
     let previous: string[] = [];
@@ -25,8 +30,10 @@ describe('invariants over random sessions', () => {
       const roll = next();
       if (roll < 0.35) history.push(...searchTurn(`s${round}`, [pick(pool), pick(pool)]));
       else if (roll < 0.6) history.push(...callAndResult(`c${round}`, pick(pool), 'ok'));
-      else if (roll < 0.7) history = history.slice(Math.floor(history.length / 2)); // context trimming
-      else if (roll < 0.8) await layer.search({ sessionId: 's', tools: catalogue }, { query: pick(['email', 'file', 'weather', 'list']) });
+      else if (roll < 0.7)
+        history = history.slice(Math.floor(history.length / 2)); // context trimming
+      else if (roll < 0.8)
+        await layer.search({ sessionId: 's', tools: catalogue }, { query: pick(['email', 'file', 'weather', 'list']) });
       const out = await layer.prepare({ sessionId: 's', tools: [...catalogue], messages: [...history] });
       const { discovered } = out;
       // the set is bounded and holds each name once

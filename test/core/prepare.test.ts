@@ -321,11 +321,13 @@ describe('prepare: inputs', () => {
     );
     const broken = [...catalogue, { description: 'no name' } as never];
     await expect(layer.prepare({ sessionId: 's', tools: broken })).rejects.toThrow(/tools\[16\]/);
-    await expect(layer.search({ sessionId: 's', tools: [...catalogue, null as never] }, { query: 'x' })).rejects.toThrow(
-      /invalid tool at tools\[16\]/,
-    );
+    await expect(
+      layer.search({ sessionId: 's', tools: [...catalogue, null as never] }, { query: 'x' }),
+    ).rejects.toThrow(/invalid tool at tools\[16\]/);
     const badGroups = [...catalogue, { name: 'odd', groups: 'mail' } as never];
-    await expect(layer.prepare({ sessionId: 's', tools: badGroups })).rejects.toThrow(/groups must be an array of strings/);
+    await expect(layer.prepare({ sessionId: 's', tools: badGroups })).rejects.toThrow(
+      /groups must be an array of strings/,
+    );
   });
 
   it('gives the same result whatever else the host does between rounds (no hidden order dependence)', async () => {
