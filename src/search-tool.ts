@@ -1,7 +1,7 @@
 // The search_tools meta-tool: its definition, its untrusted arguments, and the result the model reads.
 import * as v from 'valibot';
 import type { Catalogue } from './catalogue.ts';
-import { rankTools } from './search/index.ts';
+import { asKeyword, rankTools } from './search/index.ts';
 import { format, type Texts } from './texts.ts';
 import type { JsonSchema, Tool } from './types.ts';
 
@@ -117,8 +117,17 @@ function cutQuery(query: string): { query: string; truncated: boolean } {
     // Never leave half of a surrogate pair at the end.
     if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
   }
-  const words = cut.split(/\s+/).filter(Boolean);
-  if (words.length > MAX_KEYWORDS) cut = words.slice(0, MAX_KEYWORDS).join(' ');
+  // Stopwords and one-letter words are not keywords, so they do not count towards the 64.
+  const seen = new Set<string>();
+  for (const word of cut.matchAll(/\S+/g)) {
+    const keyword = asKeyword(word[0]);
+    if (keyword === undefined || seen.has(keyword)) continue;
+    if (seen.size === MAX_KEYWORDS) {
+      cut = cut.slice(0, word.index).trimEnd();
+      break;
+    }
+    seen.add(keyword);
+  }
   return { query: cut, truncated: cut !== query };
 }
 

@@ -30,13 +30,20 @@ const TIER = 1e6;
 // Query terms of this length or more also match the vocabulary's longer and shorter forms ("rental" and "rent").
 const PREFIX = 4;
 
-/** The counted keywords of a query: split on white space, edge punctuation trimmed, lower-cased, stopwords and one-letter Latin dropped. */
+/** A white-space-delimited word as a keyword: edge punctuation trimmed, lower-cased; undefined for stopwords and one-letter Latin words. */
+export function asKeyword(raw: string): string | undefined {
+  const lower = raw.toLowerCase();
+  // Trimming only widens the substring match; a keyword of punctuation alone is kept as it is.
+  const word = lower.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '') || lower;
+  return !word || /^[a-z]$/.test(word) || isStopword(word) ? undefined : word;
+}
+
+/** The counted keywords of a query, deduplicated, at most 64. */
 export function queryKeywords(query: string): string[] {
   const out = new Set<string>();
-  for (const raw of query.slice(0, MAX_CHARS).toLowerCase().split(/\s+/)) {
-    // Trimming only widens the substring match; a keyword of punctuation alone is kept as it is.
-    const word = raw.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '') || raw;
-    if (!word || /^[a-z]$/.test(word) || isStopword(word)) continue;
+  for (const raw of query.slice(0, MAX_CHARS).split(/\s+/)) {
+    const word = asKeyword(raw);
+    if (word === undefined) continue;
     out.add(word);
     if (out.size === MAX_KEYWORDS) break;
   }

@@ -90,6 +90,10 @@ describe('search_tools: arguments are untrusted', () => {
     expect(many.found).toBe(0);
     expect(many.hint).toMatch(/cut to/);
     expect(ok(await search({ query: 'email' })).hint).not.toMatch(/cut to/);
+    // stopwords, one-letter words and repeats are not keywords, so they do not count towards the 64
+    const wordy = ok(await search({ query: `${'the a of x email '.repeat(30)}calendar` }));
+    expect(wordy.hint).not.toMatch(/cut to/);
+    expect(names(wordy.tools)).toEqual(expect.arrayContaining(['create_event', 'send_email']));
   });
 
   it('bounds absurd input instead of hanging', async () => {
