@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { type BenchSet, combineCatalogues, labelledSets, loadSet } from './data.ts';
 import { peers } from './peers/index.ts';
 import { measureQuality } from './quality.ts';
+import { updateReadme } from './readme.ts';
 import { type BenchResults, tables } from './report.ts';
 import { interleave } from './sample.ts';
 import { measureSize } from './size.ts';
@@ -133,6 +134,11 @@ if (whole) {
     ...rendered.map((t) => `${renderMarkdown(t)}\n`),
   ];
   writeFileSync(join(out, 'latest.md'), `${markdown.join('\n')}`);
+  const tokens = rendered.find((t) => t.title.startsWith('Tokens of the tools block'));
+  updateReadme(join(here, '..', 'README.md'), {
+    bench: markdown.slice(2).join('\n'),
+    ...(tokens && { tokens: renderMarkdown({ ...tokens, title: '' }).replace(/^### \n+/, '') }),
+  });
 }
 log(
   `done in ${results.seconds.toFixed(0)} s; wrote bench/results/${whole ? 'latest.json and latest.md' : 'run.tmp.json'}`,
