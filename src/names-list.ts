@@ -9,6 +9,7 @@ import type { Tool } from './types.ts';
  */
 export function namesList(listed: readonly Tool[], budget: number, texts: Texts): string {
   const names = listed.map((tool) => tool.name);
+  if (names.length === 0) return '';
   const all = `${texts.namesIntro}\n${names.join(', ')}`;
   if (budget === 0 || all.length <= budget) return all;
   // Find the longest prefix of names that fits with the closing line; the closing line depends on the rest.

@@ -146,6 +146,14 @@ describe('prepare: names list (step 5)', () => {
     expect(description).not.toContain('Evaluate an arithmetic expression');
   });
 
+  it('omits the list when every other tool is direct', async () => {
+    const direct = catalogue.slice(0, 6).map((t) => t.name);
+    const layer = createToolSearch({ ...quiet(), alwaysDirectTools: direct });
+    const out = await layer.prepare({ sessionId: 's', tools: catalogue.slice(0, 6) });
+    expect(out.tools[0]?.description).toBe(layer.options.texts.description);
+    expect(names(out.tools)).toEqual([SEARCH_TOOL_NAME, ...direct]);
+  });
+
   it('omits the list with showToolNames: false', async () => {
     const layer = createToolSearch({ ...quiet(), showToolNames: false });
     const out = await layer.prepare({ sessionId: 's', tools: catalogue });
