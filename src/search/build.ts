@@ -52,13 +52,13 @@ export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = t
   const n = fields.length;
   const chunks = createChunks();
   // Every text's chunk ids, tool by tool, field by field: text i is at [bounds[i], bounds[i + 1]).
-  const seq: number[] = [];
   const bounds = new Int32Array(n * 4 + 1);
   for (let i = 0; i < n * 4; i++) {
-    bounds[i] = seq.length;
-    scanChunks(chunks, (fields[i >> 2] as Fields)[i & 3] as string, seq);
+    bounds[i] = chunks.count;
+    scanChunks(chunks, (fields[i >> 2] as Fields)[i & 3] as string);
   }
-  bounds[n * 4] = seq.length;
+  bounds[n * 4] = chunks.count;
+  const seq = chunks.seq;
   const terms = new Map<string, number>();
   const split = splitChunks(chunks.texts, terms);
   return {
@@ -90,7 +90,7 @@ function splitChunks(texts: readonly string[], terms: Map<string, number>) {
 }
 
 /** The substring floor over names and descriptions: their distinct lower-cased chunks and the tools holding each. */
-function substringOf(n: number, texts: readonly string[], seq: readonly number[], bounds: Int32Array): SubstringIndex {
+function substringOf(n: number, texts: readonly string[], seq: Int32Array, bounds: Int32Array): SubstringIndex {
   const sub = new Int32Array(texts.length).fill(-1);
   const ids = new Map<string, number>();
   const lower: string[] = [];
@@ -121,7 +121,7 @@ function substringOf(n: number, texts: readonly string[], seq: readonly number[]
 function postings(
   n: number,
   vocabulary: number,
-  seq: readonly number[],
+  seq: Int32Array,
   bounds: Int32Array,
   split: { start: Int32Array; ids: Int32Array },
 ) {
