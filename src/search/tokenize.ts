@@ -44,6 +44,19 @@ function add(w: string, out: string[]): void {
 /** Turns text into search terms: identifiers split, lower-cased, stopwords and one-letter words dropped, stemmed, CJK segmented. */
 export function tokenize(text: string, out: string[] = []): string[] {
   word ??= new RegExp(`[${CJK}]+|[^\\s\\p{P}\\p{S}${CJK}]+`, 'gu');
+  // The Unicode patterns below cost most of a build; printable ASCII with nothing for CAMEL to split is read by hand.
+  if (!/[a-z\d][A-Z]|[A-Z][A-Z][a-z]|[^ -~]/.test(text)) {
+    const lower = text.toLowerCase();
+    let begin = 0;
+    for (let i = 0; i <= lower.length; i++) {
+      const c = lower.charCodeAt(i);
+      if (!((c > 96 && c < 123) || (c > 47 && c < 58))) {
+        if (i > begin) add(lower.slice(begin, i), out);
+        begin = i + 1;
+      }
+    }
+    return out;
+  }
   for (const w of text.replace(CAMEL, '$1$2 ').toLowerCase().match(word) ?? []) {
     const c = w.charCodeAt(0);
     if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) segment(w, out);
