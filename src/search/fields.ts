@@ -10,34 +10,41 @@ const NESTED = ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'pre
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
+interface Walk {
+  readonly names: string[];
+  readonly texts: string[];
+  /** Schema nodes still to visit. */
+  left: number;
+}
+
+// A module-level function rather than a closure per tool: building 1,000s of closures showed in a cold build.
+function walk(w: Walk, node: unknown, depth: number): void {
+  if (!isObject(node) || depth > MAX_DEPTH || --w.left < 0) return;
+  if (Array.isArray(node)) {
+    for (const item of node) walk(w, item, depth + 1);
+    return;
+  }
+  const { description, properties } = node;
+  if (typeof description === 'string') w.texts.push(description);
+  if (Array.isArray(node.enum)) for (const v of node.enum) if (typeof v === 'string') w.texts.push(v);
+  if (isObject(properties) && !Array.isArray(properties)) {
+    for (const key of Object.keys(properties)) {
+      w.names.push(key);
+      walk(w, properties[key], depth + 1);
+    }
+  }
+  for (const key of NESTED) if (isObject(node[key])) walk(w, node[key], depth + 1);
+}
+
 /** Reads a tool's searchable texts without trusting its shape. */
 export function toolFields(tool: Tool): Fields {
-  const names: string[] = [];
-  const texts: string[] = [];
-  let budget = MAX_NODES;
-  const walk = (node: unknown, depth: number): void => {
-    if (!isObject(node) || depth > MAX_DEPTH || --budget < 0) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item, depth + 1);
-      return;
-    }
-    const { description, properties } = node;
-    if (typeof description === 'string') texts.push(description);
-    if (Array.isArray(node.enum)) for (const v of node.enum) if (typeof v === 'string') texts.push(v);
-    if (isObject(properties) && !Array.isArray(properties)) {
-      for (const key of Object.keys(properties)) {
-        names.push(key);
-        walk(properties[key], depth + 1);
-      }
-    }
-    for (const key of NESTED) if (isObject(node[key])) walk(node[key], depth + 1);
-  };
+  const w: Walk = { names: [], texts: [], left: MAX_NODES };
   const t: { name?: unknown; description?: unknown; parameters?: unknown } = isObject(tool) ? tool : {};
-  walk(t.parameters, 0);
+  walk(w, t.parameters, 0);
   return [
     typeof t.name === 'string' ? t.name : '',
     typeof t.description === 'string' ? t.description : '',
-    names.join(' '),
-    texts.join(' '),
+    w.names.join(' '),
+    w.texts.join(' '),
   ];
 }
