@@ -1,5 +1,6 @@
 // What the layer derives once per catalogue: the search index, name lookup, group members, visibility.
 import { ToolSearchError } from './errors.ts';
+import { sameObjects } from './search/cache.ts';
 import { getToolIndex, type ToolIndex } from './search/index.ts';
 import type { Tool } from './types.ts';
 
@@ -53,12 +54,6 @@ function validate(tools: readonly Tool[]): void {
       throw new ToolSearchError(`invalid tool "${tool.name}" at tools[${i}]: groups must be an array of strings`);
     }
   });
-}
-
-function sameObjects(a: readonly Tool[], b: readonly Tool[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 const signatureOf = (tool: Tool): string => (tool.groups ? JSON.stringify([tool.name, tool.groups]) : tool.name);

@@ -13,8 +13,12 @@ interface Entry {
 
 let recent: Entry[] | undefined;
 
-const sameObjects = (a: readonly Tool[], b: readonly Tool[]): boolean =>
-  a.length === b.length && a.every((tool, i) => tool === b[i]);
+/** Whether two arrays hold the same tool objects in the same order. */
+export function sameObjects(a: readonly Tool[], b: readonly Tool[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 const sameFields = (a: readonly Fields[], b: readonly Fields[]): boolean =>
   a.length === b.length && a.every((f, i) => f.every((text, j) => text === b[i]?.[j]));
