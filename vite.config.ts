@@ -1,6 +1,13 @@
 import { defineConfig } from 'vite';
+import { packageEntries } from './scripts/package-entries.mjs';
 
 // The library build: one ESM file per entry point, dependencies left to the user's bundler.
+// The entries are package.json's `exports` (src/<name>.ts -> dist/<name>.js), so a new entry point
+// is one line there and nothing here.
+const entry = Object.fromEntries(
+  packageEntries().map(({ dist, src }) => [dist.replace(/^.*\/dist\//, '').replace(/\.js$/, ''), src]),
+);
+
 export default defineConfig({
   build: {
     outDir: 'dist',
@@ -8,12 +15,20 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     target: 'es2022',
-    lib: {
-      entry: { index: 'src/index.ts' },
-      formats: ['es'],
-    },
+    lib: { entry, formats: ['es'] },
     rolldownOptions: {
-      external: [/^valibot/, /^stemmer/, /^idb-keyval/, /^cloudflare:/],
+      // Runtime and peer dependencies stay imports: the user's bundler resolves them once.
+      external: [
+        /^valibot/,
+        /^stemmer/,
+        /^idb-keyval/,
+        /^cloudflare:/,
+        /^ai(\/|$)/,
+        /^@ai-sdk\//,
+        /^openai(\/|$)/,
+        /^@anthropic-ai\//,
+        /^@modelcontextprotocol\//,
+      ],
       output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },
