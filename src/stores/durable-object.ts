@@ -1,0 +1,118 @@
+// Discovered sets in a Durable Object's own storage (every Cloudflare Agents SDK agent is one).
+import type { DurableObjectStorage } from '@cloudflare/workers-types';
+import * as v from 'valibot';
+import type { DiscoveredStore, RecordUpdate } from '../store.ts';
+import { parseOptions } from '../validate.ts';
+import { prefixSchema, sessionKey } from './keys.ts';
+
+/** Options of the Durable Object store. */
+export interface DurableObjectStoreOptions {
+  /** The object's storage, `this.ctx.storage`, which this store shares with the object's own data. */
+  readonly storage: DurableObjectStorage;
+  /** Prefix of every key this store writes, lists and deletes. Default `'tsl:'`. */
+  readonly prefix?: string;
+}
+
+// Key-value backed objects take keys up to 2 KiB (SQLite-backed ones take key + value up to 2 MB):
+// the smaller bound keeps one key scheme valid on both backends.
+const MAX_KEY_BYTES = 2048;
+// storage.delete() takes at most 128 keys at a time.
+const DELETE_BATCH = 128;
+// Key-value backed objects: per storage and key, the update under way, so that store instances over one
+// object (one per request, say) queue their read-apply-write instead of interleaving them.
+const queues = /* @__PURE__ */ new WeakMap<DurableObjectStorage, Map<string, Promise<unknown>>>();
+
+const schema = v.strictObject(
+  {
+    storage: v.custom<DurableObjectStorage>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        ['get', 'put', 'delete', 'list', 'transaction'].every(
+          (method) => typeof (value as Record<string, unknown>)[method] === 'function',
+        ),
+      'must be a DurableObjectStorage (this.ctx.storage)',
+    ),
+    prefix: prefixSchema,
+  },
+  'is not an option',
+);
+
+/** The synchronous key-value API of SQLite-backed objects, or undefined on key-value backed ones. */
+function syncApi(storage: DurableObjectStorage): DurableObjectStorage['kv'] | undefined {
+  try {
+    // On key-value backed objects storage.kv exists but its methods throw; storage.sql throws when touched.
+    void storage.sql.databaseSize;
+    return storage.kv;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps discovered sets in a Durable Object's storage, under its own key prefix, losing no update
+ * between concurrent requests to the object. Values are stored as they are (structured clone).
+ * @example const store = createDurableObjectStore({ storage: this.ctx.storage })
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function createDurableObjectStore(options: DurableObjectStoreOptions): DiscoveredStore {
+  const { storage, prefix } = parseOptions(schema, options, 'createDurableObjectStore');
+  const kv = syncApi(storage);
+  const keyOf = (sessionId: string) => sessionKey(prefix, sessionId, MAX_KEY_BYTES);
+
+  // SQLite-backed: read, apply and write in one synchronous stretch, so nothing (another request,
+  // another store instance, a concurrent call of this one) can run in between.
+  function updateSync(key: string, apply: RecordUpdate, sync: NonNullable<typeof kv>): unknown {
+    const current = sync.get(key);
+    const next = apply(current);
+    if (next === current) return current;
+    if (next === undefined) sync.delete(key);
+    else sync.put(key, next);
+    return next;
+  }
+
+  // Key-value backed: a read followed by a write with no other I/O between them is atomic against other
+  // requests (the input gate holds them while the read is pending); the queue covers calls within one request.
+  async function updateGated(key: string, apply: RecordUpdate): Promise<unknown> {
+    const queue = queues.get(storage) ?? new Map<string, Promise<unknown>>();
+    queues.set(storage, queue);
+    const previous = queue.get(key) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const current = await storage.get(key);
+      const next = apply(current);
+      if (next === current) return current;
+      if (next === undefined) await storage.delete(key);
+      else await storage.put(key, next);
+      return next;
+    });
+    const settled = run.catch(() => undefined);
+    queue.set(key, settled);
+    settled.then(() => {
+      if (queue.get(key) === settled) queue.delete(key);
+    });
+    return run;
+  }
+
+  return {
+    name: 'durable-object',
+    async get(sessionId) {
+      const key = await keyOf(sessionId);
+      return kv ? kv.get(key) : storage.get(key);
+    },
+    async update(sessionId, apply) {
+      const key = await keyOf(sessionId);
+      return kv ? updateSync(key, apply, kv) : updateGated(key, apply);
+    },
+    async delete(sessionId) {
+      await storage.delete(await keyOf(sessionId));
+    },
+    async clear() {
+      // Never deleteAll(): the object's own data lives in the same storage.
+      for (;;) {
+        const keys = [...(await storage.list({ prefix, limit: DELETE_BATCH })).keys()];
+        if (keys.length === 0) return;
+        await storage.delete(keys);
+      }
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// The Durable Object store in real workerd storage, SQLite-backed and key-value backed.
+import { env, runInDurableObject } from 'cloudflare:test';
+import { createDurableObjectStore } from 'tool-search-layer/durable-object';
+import { describe, expect, it } from 'vitest';
+
+type Host = 'SQLITE_HOST' | 'KEY_VALUE_HOST';
+const bindings = env as unknown as Record<Host, DurableObjectNamespace>;
+
+function objectOf(host: Host) {
+  return bindings[host].get(bindings[host].idFromName(crypto.randomUUID()));
+}
+
+/** Runs `body` inside the object as one request, with a fresh store over its storage. */
+function inObject<T>(stub: DurableObjectStub, body: (storage: DurableObjectStorage) => Promise<T>): Promise<T> {
+  return runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) => body(state.storage));
+}
+
+const append = (name: string) => (current: unknown) => {
+  const names = (current as string[] | undefined) ?? [];
+  return names.includes(name) ? current : [...names, name];
+};
+
+for (const host of ['SQLITE_HOST', 'KEY_VALUE_HOST'] as const) {
+  describe(`durable-object store (${host})`, () => {
+    it('loses no update when 40 requests to one object update one session at once', async () => {
+      const stub = objectOf(host);
+      const names = Array.from({ length: 40 }, (_, i) => `tool_${i}`);
+      await Promise.all(
+        names.map((name) =>
+          inObject(stub, (storage) => createDurableObjectStore({ storage }).update('s', append(name))),
+        ),
+      );
+      const stored = await inObject(stub, (storage) => createDurableObjectStore({ storage }).get('s'));
+      expect([...(stored as string[])].sort()).toEqual([...names].sort());
+    });
+
+    it('loses no update when one request updates through two instances at once', async () => {
+      const stub = objectOf(host);
+      const stored = await inObject(stub, async (storage) => {
+        const a = createDurableObjectStore({ storage });
+        const b = createDurableObjectStore({ storage });
+        await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).update('s', append(`t${i}`))));
+        return a.get('s');
+      });
+      expect((stored as string[]).length).toBe(20);
+    });
+
+    it('clears only its own prefix, in batches, and leaves the object’s own keys alone', async () => {
+      const stub = objectOf(host);
+      const left = await inObject(stub, async (storage) => {
+        await storage.put('agent-state', { mine: true });
+        const store = createDurableObjectStore({ storage });
+        const other = createDurableObjectStore({ storage, prefix: 'other:' });
+        for (let i = 0; i < 300; i++) await store.update(`s${i}`, append('x'));
+        await other.update('s1', append('y'));
+        await store.clear();
+        return { keys: [...(await storage.list()).keys()], other: await other.get('s1'), mine: await store.get('s1') };
+      });
+      expect(left.keys.sort()).toEqual(['agent-state', 'other:s:s1']);
+      expect(left.other).toEqual(['y']);
+      expect(left.mine).toBeUndefined();
+    });
+
+    it('hashes ids past 2 KiB and keeps hostile ids apart', async () => {
+      const stub = objectOf(host);
+      const ids = ['../x', 'a:b', '', 'x'.repeat(10_240), '__proto__', '\0', 'tsl:', '\uD800', '\uFFFD', 'h:abc'];
+      const result = await inObject(stub, async (storage) => {
+        const store = createDurableObjectStore({ storage });
+        for (const id of ids) await store.update(id, append(`for ${id.slice(0, 10)}`));
+        return {
+          values: await Promise.all(ids.map((id) => store.get(id))),
+          keys: [...(await storage.list()).keys()],
+        };
+      });
+      expect(result.values).toEqual(ids.map((id) => [`for ${id.slice(0, 10)}`]));
+      expect(result.keys.length).toBe(ids.length);
+      expect(Math.max(...result.keys.map((k) => new TextEncoder().encode(k).length))).toBeLessThanOrEqual(2048);
+    });
+  });
+}
+
+it('rejects bad options, naming the path and the reason', () => {
+  expect(() => createDurableObjectStore({ storage: {} as DurableObjectStorage })).toThrow(/"storage": must be/);
+  const storage = { get() {}, put() {}, delete() {}, list() {}, transaction() {} } as unknown as DurableObjectStorage;
+  expect(() => createDurableObjectStore({ storage, prefix: '' })).toThrow(/"prefix": must not be empty/);
+});
