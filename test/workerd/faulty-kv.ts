@@ -1,0 +1,69 @@
+// A fault-injecting wrapper around a real KV binding, for the failures production KV shows and a
+// local one does not: stale reads across locations, the one-write-per-key-per-second limit (429),
+// failing and hanging calls. Every value still lives in the real binding; the wrapper only decides
+// what one "location" sees and when a call fails.
+
+/** The writes every location made, per key, in order; shared by the wrappers of one test. */
+export interface KvNetwork {
+  readonly log: Map<string, { value: string | null; at: number; location: string }[]>;
+  /** Writes that reached the real binding. */
+  writes: number;
+}
+
+export interface Faults {
+  /** How long another location's write stays invisible here, in ms. 0 = at once. */
+  visibilityMs?: number;
+  /** Answer 429 to a put within a second of the key's previous put, as KV does. Default true. */
+  rateLimit?: boolean;
+  /** 'fail': every call throws a 429; 'hang': every call never settles. Default 'ok'. */
+  mode?: 'ok' | 'fail' | 'hang';
+}
+
+export function kvNetwork(): KvNetwork {
+  return { log: new Map(), writes: 0 };
+}
+
+const tooMany = () => new Error('KV PUT failed: 429 Too Many Requests');
+
+/** One location's view of a real namespace, with the given faults (mutable, to switch them mid-test). */
+export function faultyKv(real: KVNamespace, network: KvNetwork, location: string, faults: Faults = {}): KVNamespace {
+  const gate = async () => {
+    if (faults.mode === 'hang') await new Promise(() => {});
+    if (faults.mode === 'fail') throw tooMany();
+  };
+  const record = (key: string, value: string | null) => {
+    const entries = network.log.get(key) ?? [];
+    entries.push({ value, at: Date.now(), location });
+    network.log.set(key, entries);
+  };
+  const wrapper = {
+    async get(key: string) {
+      await gate();
+      const entries = network.log.get(key) ?? [];
+      const newest = entries.at(-1);
+      const horizon = Date.now() - (faults.visibilityMs ?? 0);
+      const seen = entries.findLast((entry) => entry.location === location || entry.at <= horizon);
+      // This location still has an older value (or none) cached: serve it instead of the newest.
+      if (newest && seen !== newest) return seen ? seen.value : null;
+      return real.get(key);
+    },
+    async put(key: string, value: string, options?: KVNamespacePutOptions) {
+      await gate();
+      const last = network.log.get(key)?.at(-1);
+      if ((faults.rateLimit ?? true) && last && Date.now() - last.at < 1000) throw tooMany();
+      record(key, value);
+      network.writes++;
+      await real.put(key, value, options);
+    },
+    async delete(key: string) {
+      await gate();
+      record(key, null);
+      await real.delete(key);
+    },
+    async list(options?: KVNamespaceListOptions) {
+      await gate();
+      return real.list(options);
+    },
+  };
+  return wrapper as unknown as KVNamespace;
+}

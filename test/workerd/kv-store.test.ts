@@ -1,0 +1,173 @@
+// The KV store over the real workerd KV binding (Miniflare's), plus faults real KV shows in production.
+import { env } from 'cloudflare:test';
+import { createToolSearch, type DiscoveredStore, type Tool } from 'tool-search-layer';
+import { createKvStore } from 'tool-search-layer/cloudflare-kv';
+import { describe, expect, it } from 'vitest';
+import { type Faults, faultyKv, type KvNetwork, kvNetwork } from './faulty-kv.ts';
+
+const real = (env as unknown as { DISCOVERED: KVNamespace }).DISCOVERED;
+
+/** A request's deferred work, as ctx.waitUntil collects it; `settle` waits for all of it. */
+function requestContext() {
+  const deferred: Promise<unknown>[] = [];
+  return {
+    waitUntil: (promise: Promise<unknown>) => void deferred.push(promise),
+    settle: async () => {
+      for (let i = 0; i < deferred.length; i++) await deferred[i];
+    },
+  };
+}
+
+const freshPrefix = () => `t${crypto.randomUUID().slice(0, 8)}:`;
+const append = (name: string) => (current: unknown) => {
+  const names = (current as string[] | undefined) ?? [];
+  return names.includes(name) ? current : [...names, name];
+};
+
+describe('cloudflare-kv store', () => {
+  it('coalesces one request’s updates into one deferred write, and reads its own pending value', async () => {
+    const network = kvNetwork();
+    const prefix = freshPrefix();
+    const request = requestContext();
+    const store = createKvStore({ namespace: faultyKv(real, network, 'a'), prefix, waitUntil: request.waitUntil });
+    await store.update('s', append('x'));
+    await store.update('s', append('y'));
+    expect(await store.get('s')).toEqual(['x', 'y']);
+    expect(await store.update('s', append('x'))).toEqual(['x', 'y']);
+    await request.settle();
+    expect(network.writes).toBe(1);
+    const next = createKvStore({ namespace: real, prefix });
+    expect(await next.get('s')).toEqual(['x', 'y']);
+  });
+
+  it('writes inline without waitUntil, one write per key per second', async () => {
+    const network = kvNetwork();
+    const prefix = freshPrefix();
+    const store = createKvStore({ namespace: faultyKv(real, network, 'a'), prefix });
+    await store.update('s', append('x'));
+    await store.update('s', append('y'));
+    expect(network.writes).toBe(2);
+    expect(await createKvStore({ namespace: real, prefix }).get('s')).toEqual(['x', 'y']);
+  });
+
+  it('keeps keys within 512 bytes and hostile ids apart', async () => {
+    const prefix = freshPrefix();
+    const ids = ['../x', 'a:b', '', 'x'.repeat(10_240), '__proto__', '\0', prefix, 'epoch', '\uD800', '\uFFFD'];
+    const store = createKvStore({ namespace: real, prefix });
+    for (const id of ids) await store.update(id, append(`for ${id.slice(0, 8)}`));
+    const reader = createKvStore({ namespace: real, prefix });
+    expect(await Promise.all(ids.map((id) => reader.get(id)))).toEqual(ids.map((id) => [`for ${id.slice(0, 8)}`]));
+    const { keys } = await real.list({ prefix });
+    expect(keys.length).toBe(ids.length);
+    expect(Math.max(...keys.map((k) => new TextEncoder().encode(k.name).length))).toBeLessThanOrEqual(512);
+  });
+
+  it('clears by starting a new epoch, deletes old keys in the background, and spares other prefixes', async () => {
+    const prefix = freshPrefix();
+    const other = createKvStore({ namespace: real, prefix: `o${prefix}` });
+    await other.update('s', append('kept'));
+    const first = createKvStore({ namespace: real, prefix });
+    for (const id of ['s1', 's2', 's3']) await first.update(id, append('x'));
+    const request = requestContext();
+    const clearing = createKvStore({ namespace: real, prefix, waitUntil: request.waitUntil });
+    await clearing.clear();
+    expect(await clearing.get('s1')).toBeUndefined();
+    expect(await createKvStore({ namespace: real, prefix }).get('s2')).toBeUndefined();
+    await request.settle();
+    expect((await real.list({ prefix })).keys.map((k) => k.name)).toEqual([`${prefix}epoch`]);
+    expect(await createKvStore({ namespace: real, prefix: `o${prefix}` }).get('s')).toEqual(['kept']);
+  });
+
+  it('sets an expiration on session keys when ttlSeconds is given', async () => {
+    const prefix = freshPrefix();
+    const store = createKvStore({ namespace: real, prefix, ttlSeconds: 3600 });
+    await store.update('s', append('x'));
+    const [key] = (await real.list({ prefix })).keys;
+    expect(key?.expiration).toBeGreaterThan(Date.now() / 1000 + 3500);
+  });
+
+  it('rejects bad options, naming the path and the reason', () => {
+    expect(() => createKvStore({ namespace: real, ttlSeconds: 30 })).toThrow(
+      /createKvStore: invalid option "ttlSeconds": must be 60 or more/,
+    );
+    expect(() => createKvStore({ namespace: real, prefix: 'x'.repeat(65) })).toThrow(/"prefix": must be at most 64/);
+    expect(() => createKvStore({ namespace: {} as KVNamespace })).toThrow(/"namespace": must be a KV namespace/);
+    expect(() => createKvStore({ namespace: real, waitUntil: 1 as never })).toThrow(/"waitUntil": must be a function/);
+  });
+});
+
+/** Two writers in two locations add one discovery each to a session both already hold; what is left? */
+export async function race(network: KvNetwork, faults: Faults, staggerMs: number): Promise<{ lost: number }> {
+  const prefix = freshPrefix();
+  const seed = createKvStore({ namespace: faultyKv(real, network, 'a', { visibilityMs: 0 }), prefix });
+  await seed.update('s', append('base'));
+  // Past the write limit and the visibility delay of the seed write.
+  await new Promise((r) => setTimeout(r, 1000 + (faults.visibilityMs ?? 0)));
+  const writers = ['a', 'b'].map(async (location, i) => {
+    if (i === 1) await new Promise((r) => setTimeout(r, staggerMs));
+    const request = requestContext();
+    const namespace = faultyKv(real, network, location, faults);
+    const store = createKvStore({ namespace, prefix, waitUntil: request.waitUntil });
+    await store.get('s');
+    await store.update('s', append(`from ${location}`));
+    await request.settle();
+  });
+  await Promise.all(writers);
+  const final = (await createKvStore({ namespace: real, prefix }).get('s')) as string[];
+  return { lost: ['base', 'from a', 'from b'].filter((name) => !final.includes(name)).length };
+}
+
+describe('cloudflare-kv store under racing writers (fault-injecting KV)', () => {
+  const cases: { label: string; faults: Faults; stagger: number; maxLost?: number }[] = [
+    { label: 'same location, same moment', faults: { visibilityMs: 0 }, stagger: 0, maxLost: 0 },
+    { label: 'same location, no 429s', faults: { visibilityMs: 0, rateLimit: false }, stagger: 0, maxLost: 0 },
+    { label: 'writes visible after 500 ms', faults: { visibilityMs: 500 }, stagger: 0, maxLost: 0 },
+    {
+      label: 'writes visible after 500 ms, no 429s',
+      faults: { visibilityMs: 500, rateLimit: false },
+      stagger: 0,
+      maxLost: 0,
+    },
+    { label: 'writes visible after 2.5 s', faults: { visibilityMs: 2500 }, stagger: 0 },
+    { label: 'writes visible after 2.5 s, 300 ms apart', faults: { visibilityMs: 2500 }, stagger: 300 },
+  ];
+  for (const { label, faults, stagger, maxLost } of cases) {
+    it(`${label}: ${maxLost === 0 ? 'loses nothing' : 'loses what the numbers say'}`, async () => {
+      const network = kvNetwork();
+      const results = await Promise.all(Array.from({ length: 10 }, () => race(network, faults, stagger)));
+      const lost = results.filter((r) => r.lost > 0).length;
+      console.log(`kv race, ${label}: ${lost} of ${results.length} races lost a discovery`);
+      if (maxLost !== undefined) expect(lost).toBeLessThanOrEqual(maxLost);
+      // Nothing but the racers' own discoveries can go: the seed is in both bases.
+      expect(results.every((r) => r.lost <= 1)).toBe(true);
+    }, 30_000);
+  }
+});
+
+describe('a failing KV store does not fail the round', () => {
+  const tools: Tool[] = Array.from({ length: 12 }, (_, i) => ({
+    name: `tool_${i}`,
+    description: `Tool number ${i} for task ${i}`,
+    parameters: { type: 'object', properties: {} },
+  }));
+
+  async function round(store: DiscoveredStore) {
+    const warnings: string[] = [];
+    const logger = { warn: (m: string) => warnings.push(m), debug: () => {} };
+    const layer = createToolSearch({ store, logger });
+    const first = await layer.prepare({ sessionId: 's', tools });
+    const found = await layer.search({ sessionId: 's', tools }, { query: 'tool_3' });
+    const second = await layer.prepare({ sessionId: 's', tools });
+    return { first, found, second, warnings };
+  }
+
+  it('falls back to memory with one warning when KV answers 429', async () => {
+    const namespace = faultyKv(real, kvNetwork(), 'a', { mode: 'fail' });
+    const { first, found, second, warnings } = await round(createKvStore({ namespace, prefix: freshPrefix() }));
+    expect(first.tools.map((t) => t.name)).toContain('search_tools');
+    expect(found.tools.map((t) => t.name)).toContain('tool_3');
+    expect(second.discovered).toContain('tool_3');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/cloudflare-kv.*429/);
+  });
+});
