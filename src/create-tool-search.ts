@@ -13,7 +13,7 @@ import {
   type SearchResult,
   searchToolDefinition,
 } from './search-tool.ts';
-import { guardStore, type RecordUpdate } from './store.ts';
+import { guardStore } from './store.ts';
 import type { Message, Tool } from './types.ts';
 
 /** What the host knows about a round or a search call. */
@@ -53,6 +53,8 @@ export interface ToolSearch {
   clear(sessionId?: string): Promise<void>;
 }
 
+type RecordChange = (current: DiscoveredRecord | undefined) => DiscoveredRecord | undefined;
+
 const DEFINITIONS_KEPT = 16;
 
 /** Sets a key in a small map that forgets its oldest entry past DEFINITIONS_KEPT. */
@@ -71,7 +73,12 @@ function keepRecent<K, V>(map: Map<K, V>, key: K, value: V): void {
 export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const resolved = resolveOptions(options);
   const { texts, logger, maxDiscoveredKeep: keep } = resolved;
-  const store = guardStore(resolved.store);
+  const store = guardStore(resolved.store, {
+    timeoutMs: resolved.storeTimeoutMs,
+    retryMs: resolved.storeRetryMs,
+    keep,
+    debug: (message) => logger.debug?.(`[tool-search-layer] ${message}`),
+  });
   const warnedDirect = new Set<string>();
   // One definition object per catalogue and group set, and one per distinct names list: the search
   // tool stays the same object, byte for byte, while the round's tools are unchanged.
@@ -92,7 +99,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   }
 
   /** Reads a session's record and writes the change, only when `change` changes it. */
-  async function remember(sessionId: string, change: RecordUpdate, warn: (m: string) => void) {
+  async function remember(sessionId: string, change: RecordChange, warn: (m: string) => void) {
     const current = await store.get(sessionId, warn);
     if (change(current) === current) return current;
     return store.update(sessionId, change, warn, current);
