@@ -42,12 +42,10 @@ export interface GuardOptions {
 /** The store as the layer uses it: decoded records, a timeout on every call, and memory when it fails. */
 export interface GuardedStore {
   get(sessionId: string, warn: (message: string) => void): Promise<DiscoveredRecord | undefined>;
-  /** `lastKnown` seeds the memory copy if the write fails after a good read. */
   update(
     sessionId: string,
     apply: (current: DiscoveredRecord | undefined) => DiscoveredRecord | undefined,
     warn: (message: string) => void,
-    lastKnown?: DiscoveredRecord,
   ): Promise<DiscoveredRecord | undefined>;
   delete(sessionId?: string): Promise<void>;
 }
@@ -62,6 +60,15 @@ export function guardStore(store: DiscoveredStore, options: GuardOptions): Guard
   const fallback = createMemoryStore({ maxSessions: 10_000 });
   // Sessions whose set lives in memory until the store answers again.
   const fellBack = new Set<string>();
+  // The last record each session read or wrote, so a session that falls back starts from it, not from nothing.
+  const lastGood = new Map<string, DiscoveredRecord>();
+  const remember = (sessionId: string, record: DiscoveredRecord | undefined) => {
+    lastGood.delete(sessionId);
+    if (!record) return record;
+    if (lastGood.size >= LAST_GOOD_KEPT) lastGood.delete(lastGood.keys().next().value as string);
+    lastGood.set(sessionId, record);
+    return record;
+  };
   let retryAt = 0;
   let warnedOutage = false;
   const warnedVersions = new Set<string>();
@@ -86,8 +93,9 @@ export function guardStore(store: DiscoveredStore, options: GuardOptions): Guard
     return Promise.race([run(), timeout]).finally(() => clearTimeout(timer));
   }
 
-  async function failed(sessionId: string, error: unknown, warn: (message: string) => void, seed?: DiscoveredRecord) {
+  async function failed(sessionId: string, error: unknown, warn: (message: string) => void) {
     fellBack.add(sessionId);
+    const seed = lastGood.get(sessionId);
     retryAt = now() + retryMs;
     if (seed && (await fallback.get(sessionId)) === undefined) await fallback.update(sessionId, () => seed);
     if (warnedOutage) return;
@@ -125,13 +133,13 @@ export function guardStore(store: DiscoveredStore, options: GuardOptions): Guard
     async get(sessionId, warn) {
       if (await inMemory(sessionId, warn)) return (await fallback.get(sessionId)) as DiscoveredRecord | undefined;
       try {
-        return decode(await call(`${store.name}.get`, () => store.get(sessionId)), warn);
+        return remember(sessionId, decode(await call(`${store.name}.get`, () => store.get(sessionId)), warn));
       } catch (error) {
         await failed(sessionId, error, warn);
         return (await fallback.get(sessionId)) as DiscoveredRecord | undefined;
       }
     },
-    async update(sessionId, apply, warn, lastKnown) {
+    async update(sessionId, apply, warn) {
       const onMemory = async () =>
         (await fallback.update(sessionId, (raw) => apply(raw as DiscoveredRecord | undefined))) as
           | DiscoveredRecord
@@ -145,18 +153,20 @@ export function guardStore(store: DiscoveredStore, options: GuardOptions): Guard
             return next === current ? raw : next;
           }),
         );
-        return decode(value, warn);
+        return remember(sessionId, decode(value, warn));
       } catch (error) {
-        await failed(sessionId, error, warn, lastKnown);
+        await failed(sessionId, error, warn);
         return onMemory();
       }
     },
     async delete(sessionId) {
       // The memory copy goes first: a store that fails to delete must not leave the fallback set behind too.
       if (sessionId === undefined) {
+        lastGood.clear();
         fellBack.clear();
         await fallback.clear();
       } else {
+        lastGood.delete(sessionId);
         fellBack.delete(sessionId);
         await fallback.delete(sessionId);
       }
@@ -171,6 +181,8 @@ export function guardStore(store: DiscoveredStore, options: GuardOptions): Guard
     },
   };
 }
+
+const LAST_GOOD_KEPT = 1000;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
