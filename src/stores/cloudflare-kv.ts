@@ -134,9 +134,12 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
           await write(key, landed);
           if (verify) {
             await sleep(entry.wrote + WRITE_GAP_MS - Date.now());
-            landed = await read(key);
-            // Replaying updates onto a value that holds them changes nothing: otherwise a racing write replaced ours.
-            if (replay(batch, landed) !== landed) continue;
+            const seen = await namespace.get(key);
+            const value = seen === null ? undefined : JSON.parse(seen);
+            // Ours is still the value, or another writer's holds our updates (replaying them changes nothing):
+            // anything else means a racing write replaced ours, so rebase onto it and write again.
+            if (seen !== JSON.stringify(landed) && replay(batch, value) !== value) continue;
+            landed = value;
           }
         }
       } catch (error) {

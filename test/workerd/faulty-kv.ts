@@ -2,6 +2,7 @@
 // local one does not: stale reads across locations, the one-write-per-key-per-second limit (429),
 // failing and hanging calls. Every value still lives in the real binding; the wrapper only decides
 // what one "location" sees and when a call fails.
+import { createKvStore } from 'tool-search-layer/cloudflare-kv';
 
 /** The writes every location made, per key, in order; shared by the wrappers of one test. */
 export interface KvNetwork {
@@ -66,4 +67,46 @@ export function faultyKv(real: KVNamespace, network: KvNetwork, location: string
     },
   };
   return wrapper as unknown as KVNamespace;
+}
+
+/** A request's deferred work, as ctx.waitUntil collects it. */
+function deferred() {
+  const promises: Promise<unknown>[] = [];
+  return {
+    waitUntil: (promise: Promise<unknown>) => void promises.push(promise),
+    settle: async () => {
+      for (let i = 0; i < promises.length; i++) await promises[i];
+    },
+  };
+}
+
+const append = (name: string) => (current: unknown) => {
+  const names = (current as string[] | undefined) ?? [];
+  return names.includes(name) ? current : [...names, name];
+};
+
+/** Two writers in two locations add one discovery each to a session both already hold; what is left? */
+export async function race(
+  real: KVNamespace,
+  network: KvNetwork,
+  faults: Faults,
+  staggerMs: number,
+): Promise<{ lost: number }> {
+  const prefix = `race${crypto.randomUUID().slice(0, 8)}:`;
+  const seed = createKvStore({ namespace: faultyKv(real, network, 'a', { visibilityMs: 0 }), prefix });
+  await seed.update('s', append('base'));
+  // Past the write limit and the visibility delay of the seed write.
+  await new Promise((r) => setTimeout(r, 1000 + (faults.visibilityMs ?? 0)));
+  const writers = ['a', 'b'].map(async (location, i) => {
+    if (i === 1) await new Promise((r) => setTimeout(r, staggerMs));
+    const request = deferred();
+    const namespace = faultyKv(real, network, location, faults);
+    const store = createKvStore({ namespace, prefix, waitUntil: request.waitUntil });
+    await store.get('s');
+    await store.update('s', append(`from ${location}`));
+    await request.settle();
+  });
+  await Promise.all(writers);
+  const final = (await createKvStore({ namespace: real, prefix }).get('s')) as string[];
+  return { lost: ['base', 'from a', 'from b'].filter((name) => !final.includes(name)).length };
 }

@@ -1,24 +1,12 @@
 // The KV store over the real workerd KV binding (Miniflare's), plus faults real KV shows in production.
-import { env } from 'cloudflare:test';
 import { createToolSearch, type DiscoveredStore, type Tool } from 'tool-search-layer';
 import { createKvStore } from 'tool-search-layer/cloudflare-kv';
 import { describe, expect, it } from 'vitest';
-import { type Faults, faultyKv, type KvNetwork, kvNetwork } from './faulty-kv.ts';
+import { type Faults, faultyKv, kvNetwork, race } from './faulty-kv.ts';
+import { freshPrefix, realKv, requestContext } from './harness.ts';
 
-const real = (env as unknown as { DISCOVERED: KVNamespace }).DISCOVERED;
+const real = realKv;
 
-/** A request's deferred work, as ctx.waitUntil collects it; `settle` waits for all of it. */
-function requestContext() {
-  const deferred: Promise<unknown>[] = [];
-  return {
-    waitUntil: (promise: Promise<unknown>) => void deferred.push(promise),
-    settle: async () => {
-      for (let i = 0; i < deferred.length; i++) await deferred[i];
-    },
-  };
-}
-
-const freshPrefix = () => `t${crypto.randomUUID().slice(0, 8)}:`;
 const append = (name: string) => (current: unknown) => {
   const names = (current as string[] | undefined) ?? [];
   return names.includes(name) ? current : [...names, name];
@@ -96,27 +84,6 @@ describe('cloudflare-kv store', () => {
   });
 });
 
-/** Two writers in two locations add one discovery each to a session both already hold; what is left? */
-export async function race(network: KvNetwork, faults: Faults, staggerMs: number): Promise<{ lost: number }> {
-  const prefix = freshPrefix();
-  const seed = createKvStore({ namespace: faultyKv(real, network, 'a', { visibilityMs: 0 }), prefix });
-  await seed.update('s', append('base'));
-  // Past the write limit and the visibility delay of the seed write.
-  await new Promise((r) => setTimeout(r, 1000 + (faults.visibilityMs ?? 0)));
-  const writers = ['a', 'b'].map(async (location, i) => {
-    if (i === 1) await new Promise((r) => setTimeout(r, staggerMs));
-    const request = requestContext();
-    const namespace = faultyKv(real, network, location, faults);
-    const store = createKvStore({ namespace, prefix, waitUntil: request.waitUntil });
-    await store.get('s');
-    await store.update('s', append(`from ${location}`));
-    await request.settle();
-  });
-  await Promise.all(writers);
-  const final = (await createKvStore({ namespace: real, prefix }).get('s')) as string[];
-  return { lost: ['base', 'from a', 'from b'].filter((name) => !final.includes(name)).length };
-}
-
 describe('cloudflare-kv store under racing writers (fault-injecting KV)', () => {
   const cases: { label: string; faults: Faults; stagger: number; maxLost?: number }[] = [
     { label: 'same location, same moment', faults: { visibilityMs: 0 }, stagger: 0, maxLost: 0 },
@@ -134,7 +101,7 @@ describe('cloudflare-kv store under racing writers (fault-injecting KV)', () => 
   for (const { label, faults, stagger, maxLost } of cases) {
     it(`${label}: ${maxLost === 0 ? 'loses nothing' : 'loses what the numbers say'}`, async () => {
       const network = kvNetwork();
-      const results = await Promise.all(Array.from({ length: 10 }, () => race(network, faults, stagger)));
+      const results = await Promise.all(Array.from({ length: 10 }, () => race(real, network, faults, stagger)));
       const lost = results.filter((r) => r.lost > 0).length;
       console.log(`kv race, ${label}: ${lost} of ${results.length} races lost a discovery`);
       if (maxLost !== undefined) expect(lost).toBeLessThanOrEqual(maxLost);
@@ -151,10 +118,10 @@ describe('a failing KV store does not fail the round', () => {
     parameters: { type: 'object', properties: {} },
   }));
 
-  async function round(store: DiscoveredStore) {
+  async function round(store: DiscoveredStore, storeTimeoutMs = 1000) {
     const warnings: string[] = [];
     const logger = { warn: (m: string) => warnings.push(m), debug: () => {} };
-    const layer = createToolSearch({ store, logger });
+    const layer = createToolSearch({ store, logger, storeTimeoutMs });
     const first = await layer.prepare({ sessionId: 's', tools });
     const found = await layer.search({ sessionId: 's', tools }, { query: 'tool_3' });
     const second = await layer.prepare({ sessionId: 's', tools });
@@ -169,5 +136,17 @@ describe('a failing KV store does not fail the round', () => {
     expect(second.discovered).toContain('tool_3');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/cloudflare-kv.*429/);
+  });
+
+  it('falls back to memory with one warning when KV hangs, within the layer’s store timeout', async () => {
+    const namespace = faultyKv(real, kvNetwork(), 'a', { mode: 'hang' });
+    const started = Date.now();
+    const { first, found, second, warnings } = await round(createKvStore({ namespace, prefix: freshPrefix() }), 200);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(first.tools.map((t) => t.name)).toContain('search_tools');
+    expect(found.tools.map((t) => t.name)).toContain('tool_3');
+    expect(second.discovered).toContain('tool_3');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/cloudflare-kv.*took longer than 200 ms/);
   });
 });

@@ -1,0 +1,97 @@
+// Conformance harnesses for the Cloudflare stores, over real workerd bindings (see wrangler.jsonc).
+import { env, runInDurableObject } from 'cloudflare:test';
+import type { DiscoveredStore } from 'tool-search-layer';
+import { createKvStore } from 'tool-search-layer/cloudflare-kv';
+import { createDurableObjectStore } from 'tool-search-layer/durable-object';
+import type { StoreHarness } from '../stores/conformance.ts';
+import { type Faults, faultyKv, kvNetwork } from './faulty-kv.ts';
+
+export type Host = 'SQLITE_HOST' | 'KEY_VALUE_HOST';
+const bindings = env as unknown as Record<Host, DurableObjectNamespace> & { DISCOVERED: KVNamespace };
+
+/** The real KV binding of the test Worker. */
+export const realKv: KVNamespace = bindings.DISCOVERED;
+
+export const freshPrefix = (): string => `t${crypto.randomUUID().slice(0, 8)}:`;
+
+/** A request's deferred work, as ctx.waitUntil collects it; `settle` waits for all of it. */
+export function requestContext(): { waitUntil: (promise: Promise<unknown>) => void; settle: () => Promise<void> } {
+  const deferred: Promise<unknown>[] = [];
+  return {
+    waitUntil: (promise) => void deferred.push(promise),
+    settle: async () => {
+      for (let i = 0; i < deferred.length; i++) await deferred[i];
+    },
+  };
+}
+
+/** Each open() is another request (own store, own waitUntil) at its own location, over one KV prefix. */
+export function kvHarness(faults: Faults = {}): StoreHarness {
+  const network = kvNetwork();
+  const prefix = freshPrefix();
+  const requests: ReturnType<typeof requestContext>[] = [];
+  let opened = 0;
+  return {
+    open() {
+      const request = requestContext();
+      requests.push(request);
+      const namespace = faultyKv(realKv, network, `location ${opened++}`, faults);
+      return createKvStore({ namespace, prefix, waitUntil: request.waitUntil });
+    },
+    async settle() {
+      for (let i = 0; i < requests.length; i++) await requests[i]?.settle();
+    },
+    writes: () => network.writes,
+  };
+}
+
+export function objectOf(host: Host): DurableObjectStub {
+  return bindings[host].get(bindings[host].idFromName(crypto.randomUUID()));
+}
+
+/** The object's storage with its writes counted (native methods keep their own receiver). */
+function counted(storage: DurableObjectStorage, count: () => void): DurableObjectStorage {
+  const wrap = <T extends object>(target: T, writers: string[]): T =>
+    new Proxy(target, {
+      get(object, property) {
+        const value = Reflect.get(object, property, object);
+        if (typeof value !== 'function') return value;
+        if (writers.includes(String(property))) {
+          return (...args: unknown[]) => {
+            count();
+            return value.apply(object, args);
+          };
+        }
+        return value.bind(object);
+      },
+    });
+  const kv = (() => {
+    try {
+      return wrap(storage.kv, ['put', 'delete']);
+    } catch {
+      return undefined;
+    }
+  })();
+  const wrapped = wrap(storage, ['put', 'delete', 'deleteAll']);
+  return new Proxy(wrapped, { get: (object, property) => (property === 'kv' ? kv : Reflect.get(object, property)) });
+}
+
+/** Each call runs as its own request to one object, with a fresh store over the object's storage. */
+export function durableObjectHarness(host: Host): StoreHarness {
+  const stub = objectOf(host);
+  let writes = 0;
+  const inObject = <T>(body: (store: DiscoveredStore) => Promise<T>) =>
+    runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) =>
+      body(createDurableObjectStore({ storage: counted(state.storage, () => writes++) })),
+    );
+  return {
+    open: (): DiscoveredStore => ({
+      name: 'durable-object',
+      get: (id) => inObject((store) => store.get(id)),
+      update: (id, apply) => inObject((store) => store.update(id, apply)),
+      delete: (id) => inObject((store) => store.delete(id)),
+      clear: () => inObject((store) => store.clear()),
+    }),
+    writes: () => writes,
+  };
+}
