@@ -1,7 +1,7 @@
-// The Cloudflare stores, measured in workerd (Miniflare 4): the p50 of `prepare` with each store (timed
-// inside the Worker, whose clock only moves across I/O, and from outside), what two racing KV writers lose under the fault-injecting KV of
-// test/workerd/faulty-kv.ts, and each entry point's size (min+brotli). Run: `npm run build && npx tsx
-// bench/store-cloudflare.ts [--races=100]`. Writes bench/results/store-cloudflare.json.
+// The Cloudflare stores, measured in workerd (Miniflare 4): the p50 of `prepare` with each store (timed inside
+// the Worker, whose clock only moves across I/O, and from outside), what two racing KV writers lose under the
+// fault-injecting KV of test/workerd/faulty-kv.ts, and each entry point's size (min+brotli).
+// Run: `npm run build && npx tsx bench/store-cloudflare.ts [--races=100]`. Writes bench/results/store-cloudflare.json.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
