@@ -66,6 +66,27 @@ describe('cloudflare-kv store', () => {
     expect(await createKvStore({ namespace: real, prefix: `o${prefix}` }).get('s')).toEqual(['kept']);
   });
 
+  it('clears without listing the namespace when it has no waitUntil for the background deletes', async () => {
+    const prefix = freshPrefix();
+    let lists = 0;
+    const namespace = new Proxy(real, {
+      get: (target, property) => {
+        const value = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (property === 'list') lists++;
+          return value.apply(target, args);
+        };
+      },
+    });
+    const store = createKvStore({ namespace, prefix });
+    await store.update('s', append('x'));
+    await store.clear();
+    await store.clear();
+    expect(lists).toBe(0);
+    expect(await createKvStore({ namespace: real, prefix }).get('s')).toBeUndefined();
+  });
+
   it('sets an expiration on session keys when ttlSeconds is given', async () => {
     const prefix = freshPrefix();
     const store = createKvStore({ namespace: real, prefix, ttlSeconds: 3600 });
