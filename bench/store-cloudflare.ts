@@ -101,7 +101,9 @@ async function main() {
       { label: 'same location, no 429s', visibility: 0, rateLimit: false, stagger: 1500 },
       { label: 'visible after 500 ms', visibility: 500, rateLimit: true, stagger: 1500 },
       { label: 'visible after 1 s', visibility: 1000, rateLimit: true, stagger: 1500 },
+      { label: 'visible after 1.5 s', visibility: 1500, rateLimit: true, stagger: 1500 },
       { label: 'visible after 2 s', visibility: 2000, rateLimit: true, stagger: 1500 },
+      { label: 'visible after 2 s, no 429s', visibility: 2000, rateLimit: false, stagger: 1500 },
       { label: 'visible after 10 s (another location)', visibility: 10_000, rateLimit: true, stagger: 1500 },
     ];
     const raceRows: Record<string, { races: number; lost: number; lossRate: string; writes: number }> = {};
