@@ -125,7 +125,7 @@ async function main() {
       console.log(`  ${s.label}: ${lost} of ${races} races lost a discovery`);
     }
     console.log(
-      `two racing KV writers, second one 0-${scenarios[0]?.stagger} ms after the first (fault-injecting KV):`,
+      `two racing KV writers, the second 0-${scenarios[0]?.stagger} ms (random) after the first (fault-injecting KV):`,
     );
     console.table(raceRows);
 
