@@ -1,5 +1,14 @@
 // The AI SDK adapter in the real `ai` v7 agent loop, driven by its own mock model.
-import { generateText, jsonSchema, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
+import {
+  generateText,
+  jsonSchema,
+  type ModelMessage,
+  stepCountIs,
+  streamText,
+  ToolLoopAgent,
+  tool,
+  toolSearch,
+} from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { createToolSearch, ToolSearchError } from 'tool-search-layer';
 import { toLayerMessages, withToolSearch } from 'tool-search-layer/ai-sdk';
@@ -200,6 +209,43 @@ describe('withToolSearch in generateText', () => {
     const [answer] = toolResults(model.doGenerateCalls[1] as never);
     expect(JSON.stringify(answer?.output.value)).not.toMatch(/send_email|read_inbox/);
     expect(toolNames(model.doGenerateCalls[1] as never)).toEqual(['search_tools', 'get_weather']);
+  });
+});
+
+describe('withToolSearch in a ToolLoopAgent, beside the SDK’s own toolSearch', () => {
+  it('leaves deferLoading tools and toolSearch() to the SDK, always active', async () => {
+    const ran: string[] = [];
+    const deferred = tool({
+      deferLoading: true,
+      description: 'Convert an amount between currencies',
+      inputSchema: z.object({ amount: z.number() }),
+      execute: async () => {
+        ran.push('convert_currency');
+        return 1;
+      },
+    });
+    const model = scripted([
+      { calls: [{ name: 'sdk_search', input: { query: 'currencies' } }] },
+      { calls: [{ name: 'search_tools', input: { query: 'stock price' } }] },
+      { calls: [{ name: 'convert_currency', input: { amount: 3 } }] },
+      { text: 'ok' },
+    ]);
+    const agent = new ToolLoopAgent({
+      model,
+      ...withToolSearch(createToolSearch(), {
+        sessionId: 'agent',
+        tools: { ...catalogue(ran), sdk_search: toolSearch(), convert_currency: deferred },
+      }),
+      stopWhen: stepCountIs(6),
+    });
+    await agent.generate({ prompt: 'Convert 3 dollars' });
+    expect(model.doGenerateCalls.map(toolNames)).toEqual([
+      ['search_tools', 'sdk_search'],
+      ['search_tools', 'sdk_search', 'convert_currency'],
+      ['search_tools', 'get_stock_price', 'sdk_search', 'convert_currency'],
+      ['search_tools', 'get_stock_price', 'sdk_search', 'convert_currency'],
+    ]);
+    expect(ran).toEqual(['convert_currency']);
   });
 });
 
