@@ -27,7 +27,7 @@ function generated(turn: Turn, step: number) {
       finishReason: { unified: 'stop', raw: undefined },
       usage,
       warnings: [],
-    };
+    } as never;
   }
   return {
     content: turn.calls.map((call, i) => ({

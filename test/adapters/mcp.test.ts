@@ -167,6 +167,55 @@ describe('createMcpCatalogue over real servers', () => {
   });
 });
 
+describe('watching a client that has its own listChanged handler', () => {
+  it('chains the client’s handler, and puts it back on close', async () => {
+    const server = tinyServer();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    let clientSaw: string[] = [];
+    let seen: () => void = () => {};
+    const client = new Client(
+      { name: 'own-handler', version: '1.0.0' },
+      {
+        listChanged: {
+          tools: {
+            onChanged: (_error, tools) => {
+              clientSaw = (tools ?? []).map((tool) => tool.name);
+              seen();
+            },
+          },
+        },
+      },
+    );
+    await client.connect(clientSide);
+    const own = await createMcpCatalogue({ own: client });
+    const both = Promise.all([
+      new Promise<void>((resolve) => own.onChange(() => resolve())),
+      new Promise<void>((resolve) => {
+        seen = resolve;
+      }),
+    ]);
+    server.registerTool('added_later', { description: 'Added at runtime' }, async () => ({ content: [] }));
+    await both;
+    expect(own.tools.map((tool) => tool.name)).toContain('added_later');
+    expect(clientSaw).toContain('added_later');
+
+    own.close();
+    const again = new Promise<void>((resolve) => {
+      seen = resolve;
+    });
+    let relisted = false;
+    own.onChange(() => {
+      relisted = true;
+    });
+    server.registerTool('added_after_close', { description: 'Added after close' }, async () => ({ content: [] }));
+    await again;
+    expect(clientSaw).toContain('added_after_close');
+    expect(relisted).toBe(false);
+    await client.close();
+  });
+});
+
 describe('createMcpRouter', () => {
   it('exposes search_tools, searches by server name, and returns annotations', async () => {
     const router = createMcpRouter(createToolSearch(), catalogue);
