@@ -3,3 +3,5 @@
 export type { ToolSearchSettings, WithToolSearchOptions } from './adapters/ai-sdk.ts';
 export { withToolSearch } from './adapters/ai-sdk.ts';
 export { toLayerMessages } from './adapters/ai-sdk-messages.ts';
+export type { ExecuteByName } from './adapters/ai-sdk-tools.ts';
+export { fromLayerTools, toLayerTools } from './adapters/ai-sdk-tools.ts';

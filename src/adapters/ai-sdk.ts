@@ -1,7 +1,6 @@
 // The AI SDK (`ai` v7) adapter: a tool set with search_tools, and a prepareStep that activates what the session found.
 import {
   type Tool as AiTool,
-  asSchema,
   jsonSchema,
   type ModelMessage,
   NoSuchToolError,
@@ -16,6 +15,7 @@ import { SEARCH_TOOL_NAME, searchToolDefinition, toFoundTool } from '../search-t
 import { format } from '../texts.ts';
 import type { JsonSchema, Tool } from '../types.ts';
 import { toLayerMessages } from './ai-sdk-messages.ts';
+import { jsonSchemaOf } from './ai-sdk-tools.ts';
 
 /** What `withToolSearch` needs: the session, the full tool set, and how to answer calls of undiscovered tools. */
 export interface WithToolSearchOptions<TOOLS extends ToolSet> {
@@ -96,7 +96,7 @@ export function withToolSearch<TOOLS extends ToolSet>(
     let schema = schemas.get(name);
     if (!schema) {
       schema = Promise.resolve()
-        .then(async () => ((await asSchema(tool.inputSchema).jsonSchema) as JsonSchema) ?? null)
+        .then(() => jsonSchemaOf(tool))
         .catch((error: unknown) => {
           layer.options.logger.warn(
             `[tool-search-layer] ai-sdk: the input schema of "${name}" has no JSON Schema: ${error}`,

@@ -1,4 +1,8 @@
 // The AI SDK adapter in the real `ai` v7 agent loop, driven by its own mock model.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   generateText,
   jsonSchema,
@@ -11,7 +15,8 @@ import {
 } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { createToolSearch, ToolSearchError } from 'tool-search-layer';
-import { toLayerMessages, withToolSearch } from 'tool-search-layer/ai-sdk';
+import { fromLayerTools, toLayerMessages, toLayerTools, withToolSearch } from 'tool-search-layer/ai-sdk';
+import { createMcpCatalogue } from 'tool-search-layer/mcp';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -371,6 +376,60 @@ describe('withToolSearch in streamText', () => {
       ['search_tools', 'translate_text'],
     ]);
     expect(ran).toEqual(['translate_text']);
+  });
+});
+
+describe('conversions between AI SDK tools and the layer’s shape', () => {
+  it('toLayerTools gives zod and jsonSchema inputs as JSON Schema, with groups', async () => {
+    const tools = await toLayerTools(catalogue([]), { send_email: ['mail'] });
+    expect(tools[0]).toEqual({
+      name: 'get_weather',
+      description: 'Current weather conditions for a city',
+      parameters: expect.objectContaining({
+        type: 'object',
+        properties: { city: { type: 'string', description: 'City name' } },
+        required: ['city'],
+      }),
+    });
+    expect(tools[1]).toMatchObject({ name: 'send_email', groups: ['mail'] });
+    expect(tools[2]?.parameters).toEqual({ type: 'object', properties: { q: { type: 'string' } } });
+  });
+
+  it('fromLayerTools runs an MCP catalogue in the AI SDK loop, each call routed to its server', async () => {
+    const server = new McpServer({ name: 'office', version: '1.0.0' });
+    const ran: string[] = [];
+    for (const name of ['create_note', 'list_notes', 'create_event', 'list_events', 'send_fax', 'print_page']) {
+      server.registerTool(
+        name,
+        { description: `${name.replace('_', ' ')} in the office`, inputSchema: { text: z.string() } },
+        async ({ text }) => {
+          ran.push(`${name}:${text}`);
+          return { content: [{ type: 'text', text: `${name} done` }] };
+        },
+      );
+    }
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    const mcp = await createMcpCatalogue({ office: client });
+    const bridged = fromLayerTools(mcp.tools, (name, input) => mcp.call(name, input as Record<string, unknown>));
+    expect(bridged.groups.send_fax).toEqual(['office']);
+    const model = scripted([
+      { calls: [{ name: 'search_tools', input: { query: 'fax' } }] },
+      { calls: [{ name: 'send_fax', input: { text: 'hello' } }] },
+      { text: 'faxed' },
+    ]);
+    await generateText({
+      model,
+      ...withToolSearch(createToolSearch(), { sessionId: 'mcp-bridge', ...bridged }),
+      stopWhen: stepCountIs(5),
+      prompt: 'Fax hello',
+    });
+    expect(model.doGenerateCalls.map(toolNames)[1]).toEqual(['search_tools', 'send_fax']);
+    expect(ran).toEqual(['send_fax:hello']);
+    mcp.close();
+    await client.close();
   });
 });
 
