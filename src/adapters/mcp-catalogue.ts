@@ -192,7 +192,7 @@ function named(servers: Readonly<Record<string, McpClient>> | readonly McpClient
   if (!Array.isArray(servers)) return Object.entries(servers);
   const used = new Set<string>();
   return (servers as readonly McpClient[]).map((client, i) => {
-    const base = client.getServerVersion()?.name || `server${i + 1}`;
+    const base = client.getServerVersion?.()?.name || `server${i + 1}`;
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base}-${n}`;
     used.add(name);
@@ -214,12 +214,12 @@ export function createMcpCatalogue(
     throw new ToolSearchError('createMcpCatalogue: servers must be an array of clients or a record of name to client');
   }
   checkCatalogueOptions(options, 'createMcpCatalogue');
-  const clients = named(servers);
-  for (const [name, client] of clients) {
+  for (const [key, client] of Object.entries(servers)) {
     if (typeof client?.listTools !== 'function' || typeof client.callTool !== 'function') {
-      throw new ToolSearchError(`createMcpCatalogue: servers.${name} must be a connected MCP Client`);
+      throw new ToolSearchError(`createMcpCatalogue: servers.${key} must be a connected MCP Client`);
     }
   }
+  const clients = named(servers);
   const warn = (message: string) => (options.logger ?? console).warn(`[tool-search-layer] ${message}`);
   const previous = new Map<string, Listed[]>();
   const listOne = async ([server, client]: [string, McpClient]): Promise<Listed[]> => {
@@ -245,7 +245,8 @@ export function createMcpCatalogue(
     options.watch === false
       ? undefined
       : (refresh: (server: string) => Promise<void>) => {
-          const restore = clients.map(([server, client]) => {
+          const watched = clients.filter(([, client]) => typeof client.setNotificationHandler === 'function');
+          const restore = watched.map(([server, client]) => {
             // The SDK keeps one handler per method: chain the one already there (the client's own
             // `listChanged` option installs one) and put it back on close.
             const handlers = (client as { _notificationHandlers?: Map<string, (n: unknown) => Promise<void>> })
