@@ -41,6 +41,8 @@ export interface ToolSearchSettings<TOOLS extends ToolSet> {
   readonly prepareStep: PrepareStepFunction<TOOLS & { readonly search_tools: AiTool }>;
   /** Answers a call of a tool that is not active this step with the layer's corrective result. */
   readonly repairToolCall: ToolCallRepairFunction<TOOLS & { readonly search_tools: AiTool }>;
+  /** The same function under the name `ai` before 7.0.20 reads. */
+  readonly experimental_repairToolCall: ToolCallRepairFunction<TOOLS & { readonly search_tools: AiTool }>;
 }
 
 type AnyTool = AiTool & {
@@ -236,7 +238,12 @@ export function withToolSearch<TOOLS extends ToolSet>(
     return options.repairToolCall ? options.repairToolCall(repair as never) : null;
   };
 
-  return { tools, prepareStep, repairToolCall } as unknown as ToolSearchSettings<TOOLS>;
+  return {
+    tools,
+    prepareStep,
+    repairToolCall,
+    experimental_repairToolCall: repairToolCall,
+  } as unknown as ToolSearchSettings<TOOLS>;
 }
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
