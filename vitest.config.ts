@@ -36,6 +36,11 @@ export default defineConfig({
       {
         test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
       },
+      {
+        // The framework adapters against the real SDKs, their mock models and real MCP servers from npm.
+        resolve: { alias: packageAliases('src') },
+        test: { name: 'adapters', include: ['test/adapters/**/*.test.ts'], environment: 'node' },
+      },
     ],
   },
 });
