@@ -377,6 +377,19 @@ describe('Responses API, native mode (client tool_search, defer_loading)', () =>
     expect(weather.find((t) => t.name === 'get_forecast')).toEqual({ ...responsesTools[4], defer_loading: true });
   });
 
+  it('never sends or loads a tool outside the enabled groups', async () => {
+    const layer = createToolSearch(quiet());
+    const options = { sessionId: 'g', groupOf, native: true, enabledGroups: ['mail'] };
+    const request = await prepareResponse(layer, { input: 'hi', tools: responsesTools }, options);
+    const sent = JSON.stringify(request.tools);
+    expect(sent).toContain('send_email');
+    expect(sent).not.toMatch(/get_weather|get_forecast|query_city_weather/);
+    const search = { type: 'tool_search_call' as const, call_id: 's', arguments: { query: 'weather forecast email' } };
+    const items = await answerResponseToolCall(layer, search, { ...options, tools: responsesTools, execute: () => '' });
+    expect(JSON.stringify(items)).not.toMatch(/get_weather|get_forecast|query_city_weather/);
+    expect(JSON.stringify(items)).toContain('send_email');
+  });
+
   it('reads discoveries back from tool_search_output items', async () => {
     const { client } = await start(tenRounds);
     const { all } = await responsesSession(createToolSearch(quiet()), client, { native: true, rounds: 4 });
