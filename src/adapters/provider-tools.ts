@@ -35,6 +35,7 @@ export interface ConvertedTools<P> {
 const noGroups: GroupOf = () => undefined;
 
 /** Converts provider tools to layer tools once per object (and per `groupOf`), so the layer's index is reused. */
+/* @__NO_SIDE_EFFECTS__ */
 export function toolConverter<P extends object>(
   convert: (tool: P, groupsOf: (name: string) => readonly string[] | undefined) => Tool | undefined,
 ): (tools: readonly P[] | undefined, groupOf?: GroupOf) => ConvertedTools<P> {

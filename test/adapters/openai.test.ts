@@ -304,6 +304,28 @@ describe('Responses API, portable mode', () => {
     expect(calls.map((c) => c.name)).toEqual(['get_forecast']);
   });
 
+  it("corrective path: 'hint' leaves the tools as they were, 'discover' offers the tool next round; nothing runs", async () => {
+    const script: Script = (_r, index) =>
+      index === 0 ? responsesReply([functionCall('send_email', { to: 'x' })]) : responsesReply([textMessage('ok')]);
+    for (const mode of ['hint', 'discover'] as const) {
+      const { client, provider } = await start(script);
+      const { all, calls } = await responsesSession(createToolSearch(quiet()), client, {
+        rounds: 3,
+        onUndiscoveredCall: mode,
+      });
+      expect(calls).toEqual([]);
+      expect((provider.body(1).input as Record<string, unknown>[]).map((i) => i.type)).toEqual([
+        'function_call_output',
+      ]);
+      const output = all.find((i) => i.type === 'function_call_output') as { output: string };
+      expect(JSON.parse(output.output)).toMatchObject({ notCalled: 'send_email' });
+      expect((provider.body(1).tools as ResponsesTool[]).map(fnName)).toEqual(
+        mode === 'hint' ? ['search_tools'] : ['search_tools', 'send_email'],
+      );
+      await provider.close();
+    }
+  });
+
   it('converts input items and tools in both directions', () => {
     const input: ResponseInputItem[] = [
       { role: 'user', content: 'hi' },
