@@ -20,13 +20,12 @@ export type {
   ResponsesOptions,
   ResponsesToolCallItem,
 } from './adapters/openai-responses.ts';
+export { answerResponseToolCall, prepareResponse } from './adapters/openai-responses.ts';
 export {
-  answerResponseToolCall,
   messagesToResponsesInput,
-  prepareResponse,
   responsesInputToMessages,
   responsesToolsToTools,
   toolToResponsesTool,
-} from './adapters/openai-responses.ts';
+} from './adapters/openai-responses-items.ts';
 export type { ExecuteTool, GroupOf, ToolExecution } from './adapters/provider-tools.ts';
 export { strictSearchParameters } from './adapters/provider-tools.ts';

@@ -2,7 +2,6 @@
 // native mode where the catalogue is sent with `defer_loading` and the search runs client-side as
 // `tool_search` (https://developers.openai.com/api/docs/guides/tools-tool-search#client-executed-tool-search).
 import type {
-  FunctionTool,
   ResponseFunctionToolCall,
   ResponseInput,
   ResponseInputItem,
@@ -11,17 +10,9 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { UndiscoveredCallMode } from '../calls.ts';
 import type { ToolSearch } from '../create-tool-search.ts';
-import { SEARCH_TOOL_NAME } from '../search-tool.ts';
-import type { Message, Tool } from '../types.ts';
 import { type DescribeGroup, nativePlan } from './openai-native.ts';
-import {
-  type ExecuteTool,
-  type GroupOf,
-  layerTool,
-  routeCall,
-  strictSearchParameters,
-  toolConverter,
-} from './provider-tools.ts';
+import { convertResponsesTools, responsesInputToMessages, toolToResponsesTool } from './openai-responses-items.ts';
+import { type ExecuteTool, type GroupOf, routeCall } from './provider-tools.ts';
 
 /** The part of a `responses.create` body the layer reads and rewrites. */
 export interface ResponsesBody {
@@ -62,96 +53,6 @@ export type ResponsesToolCallItem =
   | ResponseToolSearchCall
   | Extract<ResponseInputItem, { type: 'tool_search_call' }>;
 
-const convert = toolConverter<ResponsesTool>((tool, groupsOf) =>
-  tool.type === 'function' && typeof tool.name === 'string'
-    ? layerTool(tool.name, tool.description, tool.parameters, groupsOf(tool.name))
-    : undefined,
-);
-
-/** The layer's tools for Responses tools; built-in, custom and namespace tools are not the layer's and are left out. */
-export function responsesToolsToTools(tools: readonly ResponsesTool[], groupOf?: GroupOf): Tool[] {
-  return convert(tools, groupOf).tools;
-}
-
-const definitions = new WeakMap<Tool, FunctionTool>();
-const strictDefinitions = new WeakMap<Tool, FunctionTool>();
-
-/** A layer tool as a Responses function tool (built once per tool object). */
-export function toolToResponsesTool(tool: Tool, strict = false): FunctionTool {
-  const cache = strict ? strictDefinitions : definitions;
-  let definition = cache.get(tool);
-  if (!definition) {
-    definition = {
-      type: 'function',
-      name: tool.name,
-      ...(tool.description !== undefined && { description: tool.description }),
-      parameters: strict ? strictSearchParameters(tool) : (tool.parameters ?? null),
-      strict,
-    };
-    cache.set(tool, definition);
-  }
-  return definition;
-}
-
-function contentText(content: unknown): string | null {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return null;
-  return content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('');
-}
-
-/** The tool names a `tool_search_output` loads, namespace members included. */
-function loadedNames(tools: unknown): { name: string }[] {
-  if (!Array.isArray(tools)) return [];
-  return tools.flatMap((tool: { type?: string; name?: unknown; tools?: unknown }) =>
-    tool?.type === 'namespace' ? loadedNames(tool.tools) : typeof tool?.name === 'string' ? [{ name: tool.name }] : [],
-  );
-}
-
-/**
- * Responses input as the layer's messages. A `tool_search_call` reads as a `search_tools` call and its
- * `tool_search_output` as a result naming the loaded tools, so native discoveries count like portable ones.
- */
-export function responsesInputToMessages(input: ResponsesBody['input'], instructions?: string | null): Message[] {
-  const out: Message[] = [];
-  if (typeof instructions === 'string') out.push({ role: 'system', content: instructions });
-  if (typeof input === 'string') return [...out, { role: 'user', content: input }];
-  for (const item of input ?? []) {
-    if (typeof item !== 'object' || item === null) continue;
-    const any = item as { type?: string; role?: string; content?: unknown };
-    if (any.type === undefined || any.type === 'message') {
-      const role = any.role === 'developer' ? 'system' : any.role;
-      if (role === 'system' || role === 'user' || role === 'assistant') {
-        out.push({ role, content: contentText(any.content) });
-      }
-    } else if (item.type === 'function_call') {
-      out.push({ role: 'assistant', toolCalls: [{ id: item.call_id, name: item.name, arguments: item.arguments }] });
-    } else if (item.type === 'function_call_output') {
-      out.push({ role: 'tool', toolCallId: item.call_id, content: contentText(item.output) });
-    } else if (item.type === 'tool_search_call' && typeof item.call_id === 'string') {
-      const args = JSON.stringify(item.arguments ?? {});
-      out.push({ role: 'assistant', toolCalls: [{ id: item.call_id, name: SEARCH_TOOL_NAME, arguments: args }] });
-    } else if (item.type === 'tool_search_output' && typeof item.call_id === 'string') {
-      out.push({ role: 'tool', toolCallId: item.call_id, content: JSON.stringify({ tools: loadedNames(item.tools) }) });
-    }
-  }
-  return out;
-}
-
-/** The layer's messages as Responses input items. */
-export function messagesToResponsesInput(messages: readonly Message[]): ResponseInputItem[] {
-  return messages.flatMap((message): ResponseInputItem[] => {
-    if (message.role === 'tool') {
-      return [{ type: 'function_call_output', call_id: message.toolCallId ?? '', output: message.content ?? '' }];
-    }
-    const items: ResponseInputItem[] = [];
-    if (message.content) items.push({ role: message.role, content: message.content });
-    for (const call of message.toolCalls ?? []) {
-      items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments ?? '{}' });
-    }
-    return items;
-  });
-}
-
 /**
  * Returns the body with its tools replaced for this round. Portable mode: `search_tools`, the direct
  * tools and the tools this session discovered, as the caller's own objects. Native mode: a client
@@ -164,7 +65,7 @@ export async function prepareResponse<B extends ResponsesBody>(
   body: B,
   options: ResponsesOptions,
 ): Promise<B> {
-  const converted = convert(body.tools, options.groupOf);
+  const converted = convertResponsesTools(body.tools, options.groupOf);
   const prepared = await layer.prepare({
     sessionId: options.sessionId,
     tools: converted.tools,
@@ -192,7 +93,7 @@ export async function answerResponseToolCall(
   item: ResponsesToolCallItem,
   options: AnswerResponseToolCallOptions,
 ): Promise<ResponseInputItem[]> {
-  const converted = convert(options.tools, options.groupOf);
+  const converted = convertResponsesTools(options.tools, options.groupOf);
   const context = { sessionId: options.sessionId, tools: converted.tools, enabledGroups: options.enabledGroups };
   if (item.type === 'tool_search_call') {
     const result = await layer.search(context, item.arguments);
