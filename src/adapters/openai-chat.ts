@@ -8,6 +8,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { UndiscoveredCallMode } from '../calls.ts';
 import type { ToolSearch } from '../create-tool-search.ts';
+import { SEARCH_TOOL_NAME } from '../search-tool.ts';
 import type { Message, Tool, ToolCall } from '../types.ts';
 import {
   type ExecuteTool,
@@ -61,8 +62,9 @@ export function chatToolsToTools(tools: readonly ChatCompletionTool[], groupOf?:
 const chatDefinitions = new WeakMap<Tool, ChatCompletionTool>();
 const strictDefinitions = new WeakMap<Tool, ChatCompletionTool>();
 
-/** A layer tool as a Chat Completions function tool (built once per tool object). */
-export function toolToChatTool(tool: Tool, strict = false): ChatCompletionTool {
+/** A layer tool as a Chat Completions function tool (built once per tool object); `strict` applies to `search_tools` only. */
+export function toolToChatTool(tool: Tool, strictSearch = false): ChatCompletionTool {
+  const strict = strictSearch && tool.name === SEARCH_TOOL_NAME;
   const cache = strict ? strictDefinitions : chatDefinitions;
   let definition = cache.get(tool);
   if (!definition) {

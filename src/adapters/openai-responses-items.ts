@@ -26,8 +26,9 @@ export function responsesToolsToTools(tools: readonly ResponsesTool[], groupOf?:
 const definitions = new WeakMap<Tool, FunctionTool>();
 const strictDefinitions = new WeakMap<Tool, FunctionTool>();
 
-/** A layer tool as a Responses function tool (built once per tool object). */
-export function toolToResponsesTool(tool: Tool, strict = false): FunctionTool {
+/** A layer tool as a Responses function tool (built once per tool object); `strict` applies to `search_tools` only. */
+export function toolToResponsesTool(tool: Tool, strictSearch = false): FunctionTool {
+  const strict = strictSearch && tool.name === SEARCH_TOOL_NAME;
   const cache = strict ? strictDefinitions : definitions;
   let definition = cache.get(tool);
   if (!definition) {
