@@ -391,7 +391,9 @@ describe('Responses API, native mode (client tool_search, defer_loading)', () =>
     for (const fn of loose) expect(fn.defer_loading).toBe(true);
 
     // Each search was answered with a tool_search_output carrying the found definitions in their namespaces.
-    const outputs = all.filter((i) => i.type === 'tool_search_output') as { tools: Record<string, unknown>[] }[];
+    const outputs = all.filter((i) => i.type === 'tool_search_output') as unknown as {
+      tools: Record<string, unknown>[];
+    }[];
     expect(outputs).toHaveLength(5);
     expect(outputs[0]?.tools[0]).toMatchObject({ type: 'namespace', name: 'weather' });
     const weather = outputs[0]?.tools[0]?.tools as Record<string, unknown>[];
@@ -442,7 +444,9 @@ describe('Responses API, native mode (client tool_search, defer_loading)', () =>
       if (mode === 'hint') expect(sent).toEqual(['function_call_output']);
       else {
         expect(sent).toEqual(['function_call_output', 'tool_search_call', 'tool_search_output']);
-        const loaded = all.find((i) => i.type === 'tool_search_output') as { tools: Record<string, unknown>[] };
+        const loaded = all.find((i) => i.type === 'tool_search_output') as unknown as {
+          tools: Record<string, unknown>[];
+        };
         expect(loaded.tools).toEqual([
           expect.objectContaining({
             type: 'namespace',
