@@ -113,7 +113,11 @@ export function nativePlan(
   }
   const describeGroup = options.describeGroup ?? defaultDescribe;
   const placed = new Map<string, Placed>();
-  const taken = new Set<string>();
+  // A namespace never takes the name of a top-level tool, nor of another namespace.
+  const taken = new Set<string>([
+    ...layer.options.alwaysDirectTools,
+    ...order.flatMap((entry) => (typeof entry === 'string' ? [] : [entry.name])),
+  ]);
   const deferredTools: ResponsesTool[] = order.map((entry) => {
     if (typeof entry !== 'string') {
       const definition = deferred(converted.original(entry) as FunctionTool);

@@ -414,6 +414,24 @@ describe('Responses API, native mode (client tool_search, defer_loading)', () =>
     expect(JSON.stringify(items)).toContain('send_email');
   });
 
+  it('names namespaces as the API accepts, never after a top-level tool or another namespace', async () => {
+    const layer = createToolSearch(quiet());
+    const groupNames: Record<string, string> = {
+      send_email: 'Mail & Calendar',
+      read_inbox: 'Mail / Calendar',
+      get_weather: 'calculator',
+    };
+    const request = await prepareResponse(
+      layer,
+      { input: 'hi', tools: responsesTools },
+      { sessionId: 'ns', native: true, groupOf: (name) => groupNames[name] },
+    );
+    const tools = request.tools as Record<string, unknown>[];
+    const namespaces = tools.filter((t) => t.type === 'namespace').map((t) => t.name);
+    expect(namespaces).toEqual(['Mail_Calendar', 'Mail_Calendar_2', 'calculator_2']);
+    expect(tools.filter((t) => t.type === 'function').map((t) => t.name)).toContain('calculator');
+  });
+
   it('reads discoveries back from tool_search_output items', async () => {
     const { client } = await start(tenRounds);
     const { all } = await responsesSession(createToolSearch(quiet()), client, { native: true, rounds: 4 });
