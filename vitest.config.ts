@@ -36,6 +36,16 @@ export default defineConfig({
       {
         test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
       },
+      {
+        // The IndexedDB store over fake-indexeddb; its test also reads dist/ (the root entry has no idb-keyval).
+        resolve: { alias: packageAliases('src') },
+        test: {
+          name: 'idb',
+          include: ['test/stores/indexeddb.node.test.ts'],
+          environment: 'node',
+          setupFiles: ['fake-indexeddb/auto'],
+        },
+      },
     ],
   },
 });
