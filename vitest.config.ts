@@ -2,7 +2,9 @@
 // in Node, and on dist/ inside workerd, the Cloudflare Workers runtime. The browser tests are
 // Playwright's (playwright.config.ts); `npm test` runs both.
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
 import { packageAliases } from './scripts/package-entries.mjs';
 
 const coreTests = ['test/core/**/*.test.ts'];
@@ -44,6 +46,21 @@ export default defineConfig({
           include: ['test/stores/indexeddb.node.test.ts'],
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
+        },
+      },
+      {
+        // The IndexedDB store in real Chromium (the one Playwright drives, see scripts/chromium.mjs), on dist/.
+        resolve: { alias: packageAliases('dist') },
+        test: {
+          name: 'idb-chromium',
+          include: ['test/browser/indexeddb.test.ts'],
+          globalSetup: distCheck,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: { executablePath: findChromium()?.path, args: CHROMIUM_ARGS } }),
+            instances: [{ browser: 'chromium' }],
+          },
         },
       },
     ],
