@@ -1,4 +1,5 @@
 // The layer: options resolved once, then prepare / search / clear per round.
+import { type CallCheck, type CheckCallOptions, undiscoveredResult, unknownToolResult } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, visibility } from './catalogue.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
@@ -13,7 +14,7 @@ import {
   type SearchResult,
   searchToolDefinition,
 } from './search-tool.ts';
-import { guardStore, type RecordUpdate } from './store.ts';
+import { guardStore } from './store.ts';
 import type { Message, Tool } from './types.ts';
 
 /** What the host knows about a round or a search call. */
@@ -49,9 +50,16 @@ export interface ToolSearch {
   prepare(input: PrepareInput): Promise<PrepareResult>;
   /** Answers a `search_tools` call; bad arguments come back as `{ error, hint }`, never as an exception. */
   search(context: SearchContext, args: unknown): Promise<SearchResult | SearchErrorResult>;
+  /**
+   * Says whether the model may call `name` this round: a direct tool, a discovered one, or any visible tool of
+   * a bypassed round. Otherwise it returns the answer to send instead, and nothing may be executed.
+   */
+  checkCall(context: SearchContext, name: string, options?: CheckCallOptions): Promise<CallCheck>;
   /** Empties one session's discovered set, or every session's when no id is given. */
   clear(sessionId?: string): Promise<void>;
 }
+
+type RecordChange = (current: DiscoveredRecord | undefined) => DiscoveredRecord | undefined;
 
 const DEFINITIONS_KEPT = 16;
 
@@ -71,7 +79,12 @@ function keepRecent<K, V>(map: Map<K, V>, key: K, value: V): void {
 export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const resolved = resolveOptions(options);
   const { texts, logger, maxDiscoveredKeep: keep } = resolved;
-  const store = guardStore(resolved.store);
+  const store = guardStore(resolved.store, {
+    timeoutMs: resolved.storeTimeoutMs,
+    retryMs: resolved.storeRetryMs,
+    keep,
+    debug: (message) => logger.debug?.(`[tool-search-layer] ${message}`),
+  });
   const warnedDirect = new Set<string>();
   // One definition object per catalogue and group set, and one per distinct names list: the search
   // tool stays the same object, byte for byte, while the round's tools are unchanged.
@@ -92,11 +105,19 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   }
 
   /** Reads a session's record and writes the change, only when `change` changes it. */
-  async function remember(sessionId: string, change: RecordUpdate, warn: (m: string) => void) {
+  async function remember(sessionId: string, change: RecordChange, warn: (m: string) => void) {
     const current = await store.get(sessionId, warn);
     if (change(current) === current) return current;
-    return store.update(sessionId, change, warn, current);
+    return store.update(sessionId, change, warn);
   }
+
+  function bypasses(tools: readonly Tool[]): boolean {
+    let others = 0;
+    for (const tool of tools) if (tool?.name !== SEARCH_TOOL_NAME) others++;
+    return !resolved.enabled || others <= resolved.maxDirectTools;
+  }
+
+  const loggingWarn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
 
   return {
     options: resolved,
@@ -109,9 +130,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         logger.warn(`[tool-search-layer] ${message}`);
       };
       const { sessionId, tools, enabledGroups } = input;
-      let others = 0;
-      for (const tool of tools) if (tool?.name !== SEARCH_TOOL_NAME) others++;
-      if (!resolved.enabled || others <= resolved.maxDirectTools) {
+      if (bypasses(tools)) {
         return { tools: [...tools], bypassed: true, discovered: [], warnings };
       }
       const catalogue = catalogueOf(tools);
@@ -151,12 +170,35 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const visible = visibility(context.tools, context.enabledGroups, SEARCH_TOOL_NAME);
       const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts);
       if (result.tools.length > 0) {
-        const warn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
         const found = result.tools.map((tool) => tool.name);
-        await remember(context.sessionId, (current) => applyTouches(current, found, keep), warn);
+        await remember(context.sessionId, (current) => applyTouches(current, found, keep), loggingWarn);
       }
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
       return result;
+    },
+
+    async checkCall(context, name, callOptions = {}) {
+      checkContext(context, 'checkCall');
+      if (typeof name !== 'string') throw new ToolSearchError('checkCall: name must be a string');
+      const mode = callOptions.onUndiscoveredCall ?? 'hint';
+      if (mode !== 'hint' && mode !== 'discover') {
+        throw new ToolSearchError('checkCall: onUndiscoveredCall must be "hint" or "discover"');
+      }
+      if (name === SEARCH_TOOL_NAME) return { ok: true };
+      const { sessionId, tools, enabledGroups } = context;
+      const catalogue = catalogueOf(tools);
+      const visible = visibility(tools, enabledGroups, SEARCH_TOOL_NAME);
+      const id = catalogue.byName.get(name);
+      if (id === undefined || !visible(id)) {
+        return { ok: false, result: unknownToolResult(catalogue, visible, name, texts) };
+      }
+      if (bypasses(tools) || resolved.alwaysDirectTools.includes(name)) return { ok: true };
+      const record = await store.get(sessionId, loggingWarn);
+      if (record?.order.includes(name)) return { ok: true };
+      if (mode === 'discover') {
+        await remember(sessionId, (current) => applyTouches(current, [name], keep), loggingWarn);
+      }
+      return { ok: false, result: undiscoveredResult(catalogue.tools[id] as Tool, mode, texts) };
     },
 
     async clear(sessionId) {
