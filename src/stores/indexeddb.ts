@@ -68,7 +68,7 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): Disco
       return run(
         'readwrite',
         (store) =>
-          new Promise<ReturnType<RecordUpdate>>((resolve, reject) => {
+          new Promise<unknown>((resolve, reject) => {
             const read = store.get(sessionId);
             read.onerror = () => reject(read.error);
             read.onsuccess = () => {

@@ -1,7 +1,7 @@
 // The IndexedDB store in real Chromium (vitest browser mode, the `idb-chromium` project), imported
 // from the built package: the same promises as over fake-indexeddb in Node.
 import { expect, it } from 'vitest';
-import { indexedDbCases } from '../stores/indexeddb-cases.ts';
+import { indexedDbCases, indexedDbConformance } from '../stores/indexeddb-cases.ts';
 
 it('runs in Chromium on its native IndexedDB', () => {
   expect(navigator.userAgent).toMatch(/Chrome\/\d+/);
@@ -9,4 +9,5 @@ it('runs in Chromium on its native IndexedDB', () => {
   expect(indexedDB).toBeInstanceOf(IDBFactory);
 });
 
+indexedDbConformance('chromium');
 indexedDbCases('chromium');

@@ -4,21 +4,38 @@ import { createToolSearch, ToolSearchError } from 'tool-search-layer';
 import { createIndexedDbStore } from 'tool-search-layer/indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { catalogue, recordingLogger } from '../core/fixtures.ts';
+import { storeConformance } from './conformance.ts';
 
 let databases = 0;
 /** A database name no other test uses: every test starts from empty data. */
 export const freshDbName = (label: string): string => `tsl-${label}-${Date.now()}-${++databases}`;
 
-/** Counts the writes (put, delete, clear) that reach IndexedDB, through its own prototype. */
-export function countWrites(): { count: () => number; restore: () => void } {
-  const proto = IDBObjectStore.prototype;
-  const spies = [vi.spyOn(proto, 'put'), vi.spyOn(proto, 'delete'), vi.spyOn(proto, 'clear')];
-  return {
-    count: () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0),
-    restore: () => {
-      for (const spy of spies) spy.mockRestore();
-    },
-  };
+const writesByDb = new Map<string, number>();
+let counting = false;
+
+/** Writes (put, delete, clear) that reached the database `dbName`, counted on IndexedDB's own prototype. */
+function writesTo(dbName: string): () => number {
+  if (!counting) {
+    counting = true;
+    const proto = IDBObjectStore.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const method of ['put', 'delete', 'clear']) {
+      const real = proto[method] as (...args: unknown[]) => unknown;
+      proto[method] = function (this: IDBObjectStore, ...args: unknown[]) {
+        const name = this.transaction.db.name;
+        writesByDb.set(name, (writesByDb.get(name) ?? 0) + 1);
+        return real.apply(this, args);
+      };
+    }
+  }
+  return () => writesByDb.get(dbName) ?? 0;
+}
+
+/** Runs the shared store conformance suite on fresh databases; `label` names the runtime. */
+export function indexedDbConformance(label: string): void {
+  storeConformance(`indexeddb (${label})`, () => {
+    const dbName = freshDbName(`conformance-${label}`);
+    return { open: () => createIndexedDbStore({ dbName }), writes: writesTo(dbName) };
+  });
 }
 
 /** Records every IndexedDB connection opened from now on, so a test can close one under the store. */
@@ -123,15 +140,16 @@ export function indexedDbCases(label: string): void {
     it('writes nothing when the update returns the current value, and deletes on undefined', async () => {
       const store = createIndexedDbStore({ dbName });
       await store.update('s', add('a'));
-      const writes = countWrites();
+      const writes = writesTo(dbName);
+      const before = writes();
       const same = await store.update('s', (current) => current);
       expect(same).toEqual(['a']);
-      expect(writes.count()).toBe(0);
+      expect(writes()).toBe(before);
       expect(await store.update('s', () => undefined)).toBeUndefined();
-      expect(writes.count()).toBe(1);
+      expect(writes()).toBe(before + 1);
       expect(await store.get('s')).toBeUndefined();
       expect(await store.update('missing', (current) => current)).toBeUndefined();
-      expect(writes.count()).toBe(1);
+      expect(writes()).toBe(before + 1);
     });
 
     it('loses nothing when many updates of one session overlap, in one store and across two', async () => {

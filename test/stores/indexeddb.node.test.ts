@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { assertDistBuilt, projectRoot } from '../../scripts/package-entries.mjs';
-import { indexedDbCases } from './indexeddb-cases.ts';
+import { indexedDbCases, indexedDbConformance } from './indexeddb-cases.ts';
 
+indexedDbConformance('node');
 indexedDbCases('node');
 
 describe('IndexedDB store: the entry point', () => {
