@@ -1,8 +1,9 @@
 // `npm run build && npx tsx bench/store-indexeddb.ts [--rounds=200] [--warmup=20]`: what the IndexedDB
 // store costs a round in real Chromium. The built package runs in the store's test page
 // (test/browser/fixture/indexeddb.html, served by Vite); layer.prepare is timed over a 20-message
-// history, once when nothing changes (one readonly transaction) and once with a new discovery each
-// round (a read, then one readwrite transaction), beside the memory store in the same page.
+// history: when nothing changes (one readonly transaction), with a new discovery each round (a read,
+// then one readwrite transaction), and a page's first round (opening and creating the database),
+// beside the memory store in the same page.
 // Prints a table and writes bench/results/store-indexeddb.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -38,31 +39,39 @@ interface Row {
   p50Ms: number;
   p90Ms: number;
   p99Ms: number;
-  /** IndexedDB writes (put, delete) per timed round: 0 when nothing changes, 1 with a new discovery. */
+  /** IndexedDB writes (put, delete) per timed round: 0 when nothing changes, else 1. */
   writesPerRound: number;
   rounds: number;
 }
+
+type Kind = 'nothing changes' | 'a new discovery' | 'first round of a page';
+const kinds: readonly Kind[] = ['nothing changes', 'a new discovery', 'first round of a page'];
 
 /** Runs in the page: times `rounds` prepare calls after `warmup` untimed ones, for one store and one kind of round. */
 async function timeRounds(arg: {
   tools: unknown[];
   history: unknown[];
   store: 'indexeddb' | 'memory';
-  changing: boolean;
+  kind: Kind;
   rounds: number;
   warmup: number;
 }) {
   const { createToolSearch } = window.toolSearchLayer;
   const { createIndexedDbStore } = window.toolSearchIndexedDb;
   const warnings: string[] = [];
-  const store = arg.store === 'indexeddb' ? createIndexedDbStore({ dbName: `bench-${Date.now()}` }) : undefined;
-  const layer = createToolSearch({ ...(store && { store }), logger: { warn: (m) => warnings.push(m) } });
+  const run = `${Date.now()}-${Math.random()}`;
+  const newLayer = (i: number) =>
+    createToolSearch({
+      ...(arg.store === 'indexeddb' && { store: createIndexedDbStore({ dbName: `bench-${run}-${i}` }) }),
+      logger: { warn: (m) => warnings.push(m) },
+    });
+  const layer = newLayer(-1);
   const tools = arg.tools as { name: string }[];
   const history = arg.history as never[];
   // A changing round ends the history with a call of the next catalogue tool (a new discovery);
   // cycling through the catalogue, a tool comes back only long after it was evicted (20 kept).
   const messages = (i: number): never[] => {
-    if (!arg.changing) return history;
+    if (arg.kind !== 'a new discovery') return history;
     const name = tools[i % tools.length]?.name as string;
     const id = `bench-${i}`;
     return [
@@ -71,8 +80,13 @@ async function timeRounds(arg: {
       { role: 'tool', toolCallId: id, content: '{"ok":true}' },
     ] as never[];
   };
+  // A page's first round: a new layer over a database never opened (for memory, a new layer and session).
   const round = (i: number) =>
-    layer.prepare({ sessionId: 'bench', tools: arg.tools as never[], messages: messages(i) });
+    (arg.kind === 'first round of a page' ? newLayer(i) : layer).prepare({
+      sessionId: 'bench',
+      tools: arg.tools as never[],
+      messages: messages(i),
+    });
   for (let i = 0; i < arg.warmup; i++) await round(i);
   const proto = IDBObjectStore.prototype;
   const put = proto.put;
@@ -143,12 +157,12 @@ try {
   if (!(await page.evaluate(() => crossOriginIsolated))) throw new Error('the page is not cross-origin isolated');
   for (const scenario of scenarios) {
     for (const store of ['indexeddb', 'memory'] as const) {
-      for (const changing of [false, true]) {
+      for (const kind of kinds) {
         const run = await page.evaluate(timeRounds, {
           tools: scenario.tools as unknown[],
           history: scenario.history as unknown[],
           store,
-          changing,
+          kind,
           rounds,
           warmup,
         });
@@ -157,7 +171,7 @@ try {
           catalogue: scenario.catalogue,
           tools: scenario.tools.length,
           store,
-          round: changing ? 'a new discovery' : 'nothing changes',
+          round: kind,
           p50Ms: quantile(run.times, 0.5),
           p90Ms: quantile(run.times, 0.9),
           p99Ms: quantile(run.times, 0.99),
