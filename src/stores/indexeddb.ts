@@ -1,5 +1,5 @@
 // Discovered sets in the browser's IndexedDB, through idb-keyval: one transaction per update, so tabs lose nothing.
-import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
+import { clear as clearAll, del, get, promisifyRequest, type UseStore } from 'idb-keyval';
 import * as v from 'valibot';
 import { ToolSearchError } from '../errors.ts';
 import type { DiscoveredStore, RecordUpdate } from '../store.ts';
@@ -7,7 +7,7 @@ import { parseOptions } from '../validate.ts';
 
 /** Where the IndexedDB store keeps its sessions. */
 export interface IndexedDbStoreOptions {
-  /** The database. Default `'tool-search-layer'`. Give it a database of its own: idb-keyval creates the object store only with a new database. */
+  /** The database. Default `'tool-search-layer'`. Give the store a database of its own: the object store is created only with a new database. */
   readonly dbName?: string;
   /** The object store inside it, one record per session id. Default `'discovered'`. */
   readonly storeName?: string;
@@ -31,73 +31,98 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): Disco
   const { dbName, storeName } = parseOptions(schema, options, 'createIndexedDbStore');
   let use: UseStore | undefined;
 
-  async function run<T>(mode: IDBTransactionMode, callback: (store: IDBObjectStore) => T | PromiseLike<T>) {
+  async function run<T>(operation: (store: UseStore) => Promise<T>): Promise<T> {
     if (typeof indexedDB === 'undefined') {
       throw new ToolSearchError('indexeddb store: this runtime has no IndexedDB; pass another store');
     }
-    use ??= createStore(dbName, storeName);
+    use ??= openStore(dbName, storeName);
     const current = use;
-    const hooked = (store: IDBObjectStore) => {
-      const db = store.transaction.db;
-      // Another tab upgrading the database waits for every open connection to close: let it, and reopen on the next call.
-      db.onversionchange ??= () => db.close();
-      return callback(store);
-    };
     try {
-      return await current(mode, hooked);
+      return await operation(current);
     } catch (error) {
-      if (!connectionLost(error)) throw explain(error, dbName, storeName);
-      // Safari closes idle connections of background tabs without a close event: the cached one is dead, open anew once.
-      if (use === current) use = createStore(dbName, storeName);
-      try {
-        return await use(mode, hooked);
-      } catch (retryError) {
-        throw explain(retryError, dbName, storeName);
-      }
+      if (!connectionLost(error)) throw error;
+      // Safari closes idle connections of background tabs without a close event: open anew, once.
+      if (use === current) use = openStore(dbName, storeName);
+      return operation(use);
     }
   }
 
   return {
     name: 'indexeddb',
     get(sessionId) {
-      return run('readonly', (store) => promisifyRequest(store.get(sessionId)));
+      return run((store) => get(sessionId, store));
     },
     update(sessionId, apply: RecordUpdate) {
       // The read, the merge and the write share one readwrite transaction: IndexedDB runs overlapping ones in
-      // turn, so two tabs updating one session each see the other's write.
-      return run(
-        'readwrite',
-        (store) =>
-          new Promise<unknown>((resolve, reject) => {
-            const read = store.get(sessionId);
-            read.onerror = () => reject(read.error);
-            read.onsuccess = () => {
-              try {
-                const current = read.result;
-                const next = apply(current);
-                if (next === current) return resolve(current);
-                if (next === undefined) store.delete(sessionId);
-                else store.put(next, sessionId);
-                promisifyRequest(store.transaction).then(() => resolve(next), reject);
-              } catch (error) {
-                reject(error);
-              }
-            };
-          }),
+      // turn, so two tabs updating one session each see the other's write. (idb-keyval's update always puts.)
+      return run((store) =>
+        store(
+          'readwrite',
+          (objects) =>
+            new Promise<unknown>((resolve, reject) => {
+              const read = objects.get(sessionId);
+              read.onerror = () => reject(read.error);
+              read.onsuccess = () => {
+                try {
+                  const current = read.result;
+                  const next = apply(current);
+                  if (next === current) return resolve(current);
+                  if (next === undefined) objects.delete(sessionId);
+                  else objects.put(next, sessionId);
+                  promisifyRequest(objects.transaction).then(() => resolve(next), reject);
+                } catch (error) {
+                  reject(error);
+                }
+              };
+            }),
+        ),
       );
     },
-    async delete(sessionId) {
-      await run('readwrite', (store) => {
-        store.delete(sessionId);
-        return promisifyRequest(store.transaction);
-      });
+    delete(sessionId) {
+      return run((store) => del(sessionId, store));
     },
-    async clear() {
-      await run('readwrite', (store) => {
-        store.clear();
-        return promisifyRequest(store.transaction);
-      });
+    clear() {
+      return run((store) => clearAll(store));
     },
+  };
+}
+
+/**
+ * idb-keyval's createStore plus what it leaves out: the connection closes as soon as another tab upgrades
+ * the database, or when the database lacks our object store, so it never blocks anyone's upgrade; a
+ * closed connection is forgotten and the next call opens a new one.
+ */
+function openStore(dbName: string, storeName: string): UseStore {
+  let connection: Promise<IDBDatabase> | undefined;
+  const connect = (): Promise<IDBDatabase> => {
+    const request = indexedDB.open(dbName);
+    request.onupgradeneeded = () => request.result.createObjectStore(storeName);
+    const opened: Promise<IDBDatabase> = promisifyRequest(request).then((db) => {
+      const forget = () => {
+        if (connection === opened) connection = undefined;
+      };
+      db.onclose = forget;
+      db.onversionchange = () => {
+        db.close();
+        forget();
+      };
+      if (!db.objectStoreNames.contains(storeName)) {
+        db.close();
+        forget();
+        throw new ToolSearchError(
+          `indexeddb store: database "${dbName}" has no object store "${storeName}" (other code created the database; give this store a dbName of its own)`,
+        );
+      }
+      return db;
+    });
+    opened.catch(() => {
+      if (connection === opened) connection = undefined;
+    });
+    return opened;
+  };
+  return (mode, callback) => {
+    connection ??= connect();
+    return connection.then((db) => callback(db.transaction(storeName, mode).objectStore(storeName)));
   };
 }
 
@@ -105,12 +130,4 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): Disco
 function connectionLost(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
   return name === 'InvalidStateError' || name === 'UnknownError';
-}
-
-function explain(error: unknown, dbName: string, storeName: string): unknown {
-  if ((error as { name?: unknown } | null)?.name !== 'NotFoundError') return error;
-  return new ToolSearchError(
-    `indexeddb store: database "${dbName}" has no object store "${storeName}" (it was created without it; give this store a dbName of its own)`,
-    { cause: error },
-  );
 }

@@ -55,20 +55,19 @@ function watchOpens(onOpen?: (db: IDBDatabase) => void) {
   return { connections, opens: () => spy.mock.calls.length };
 }
 
-/** Opens `dbName` at the next version, as a newer build of an app in another tab would. */
+/** Opens `dbName` at the next version, as a newer build of an app in another tab would; fails if a connection blocks it. */
 async function upgrade(dbName: string, change?: (db: IDBDatabase) => void): Promise<void> {
   const probe = await promised(indexedDB.open(dbName));
   const version = probe.version + 1;
   probe.close();
   const request = indexedDB.open(dbName, version);
-  let blocked = false;
-  request.onblocked = () => {
-    blocked = true;
-  };
   request.onupgradeneeded = () => change?.(request.result);
-  const db = await promised(request);
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+    request.onblocked = () => reject(new Error(`the upgrade of "${dbName}" is blocked by a connection left open`));
+  });
   db.close();
-  expect(blocked, 'the upgrade waited for the store to close its connection').toBe(false);
 }
 
 function promised<T>(request: IDBRequest<T>): Promise<T> {
@@ -202,6 +201,14 @@ export function indexedDbCases(label: string): void {
       expect(watch.opens()).toBe(2);
     });
 
+    it("never blocks the upgrade of a host app's database that it cannot use", async () => {
+      await upgrade(dbName, (db) => db.createObjectStore('things'));
+      const store = createIndexedDbStore({ dbName });
+      await expect(store.get('s')).rejects.toThrow(/has no object store "discovered".*a dbName of its own/);
+      await upgrade(dbName, (db) => db.createObjectStore('more-things'));
+      await expect(store.update('s', add('a'))).rejects.toThrow(/has no object store "discovered"/);
+    });
+
     it('explains a database that lacks its object store, and the layer keeps working in memory', async () => {
       const store = createIndexedDbStore({ dbName });
       await store.update('s', add('a'));
@@ -215,6 +222,27 @@ export function indexedDbCases(label: string): void {
       const round = await layer.prepare({ sessionId: 's', tools: catalogue });
       expect(round.discovered.length).toBeGreaterThan(0);
       expect(logger.lines.filter((line) => line.includes('"indexeddb"'))).toHaveLength(1);
+    });
+
+    it('through an outage: the layer goes on in memory, then merges what it found back into IndexedDB', async () => {
+      const logger = recordingLogger();
+      const layer = createToolSearch({ store: createIndexedDbStore({ dbName }), logger, storeRetryMs: 0 });
+      const context = { sessionId: 's', tools: catalogue };
+      const names = (result: { tools?: { name: string }[] }) => result.tools?.map((t) => t.name) ?? [];
+      const before = names(await layer.search(context, { query: 'send email', limit: 1 }));
+      await upgrade(dbName, (db) => db.deleteObjectStore('discovered'));
+      const during = names(await layer.search(context, { query: 'forecast', limit: 1 }));
+      const all = [...before, ...during];
+      expect(all).toEqual(['send_email', 'get_forecast']);
+      expect((await layer.prepare(context)).discovered).toEqual(all);
+      expect(logger.lines).toHaveLength(1);
+      expect(logger.lines[0]).toMatch(/store "indexeddb" failed .*no object store "discovered"/);
+      await upgrade(dbName, (db) => db.createObjectStore('discovered'));
+      await layer.prepare(context);
+      expect(await createIndexedDbStore({ dbName }).get('s')).toBeDefined();
+      const reloaded = createToolSearch({ store: createIndexedDbStore({ dbName }), logger: recordingLogger() });
+      expect((await reloaded.prepare(context)).discovered).toEqual(all);
+      expect(logger.lines).toHaveLength(1);
     });
 
     it('two layers on one session at the same moment keep every discovery (two tabs)', async () => {
