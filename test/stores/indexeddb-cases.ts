@@ -1,5 +1,6 @@
 // What the IndexedDB store promises beyond the shared store contract, against whatever IndexedDB the
-// runtime has: fake-indexeddb in Node, the real one in Chromium. Nothing here replaces idb-keyval.
+// runtime has: fake-indexeddb in Node, the real one in Chromium. Nothing is mocked: connections are
+// closed and databases upgraded for real, as a browser or another tab would.
 import { createToolSearch, ToolSearchError } from 'tool-search-layer';
 import { createIndexedDbStore } from 'tool-search-layer/indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +9,7 @@ import { storeConformance } from './conformance.ts';
 
 let databases = 0;
 /** A database name no other test uses: every test starts from empty data. */
-export const freshDbName = (label: string): string => `tsl-${label}-${Date.now()}-${++databases}`;
+const freshDbName = (label: string): string => `tsl-${label}-${Date.now()}-${++databases}`;
 
 const writesByDb = new Map<string, number>();
 let counting = false;
@@ -45,7 +46,7 @@ function watchOpens(onOpen?: (db: IDBDatabase) => void) {
   const open = factory.open.bind(factory);
   const spy = vi.spyOn(factory, 'open').mockImplementation((name: string, version?: number) => {
     const request = version === undefined ? open(name) : open(name, version);
-    // Registered before idb-keyval's own onsuccess, so it runs first.
+    // Registered before the store's own onsuccess, so it runs first.
     request.addEventListener('success', () => {
       connections.push(request.result);
       onOpen?.(request.result);
