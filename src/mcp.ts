@@ -2,13 +2,8 @@
 
 export type { McpContext, McpFoundTool, McpRouter, McpRouterOptions, McpSearchResult } from './adapters/mcp.ts';
 export { createMcpRouter } from './adapters/mcp.ts';
-export type {
-  AgentCatalogueOptions,
-  AgentMcp,
-  AgentMcpTool,
-  McpCatalogue,
-  McpCatalogueOptions,
-  McpClient,
-  McpTool,
-} from './adapters/mcp-catalogue.ts';
-export { createAgentMcpCatalogue, createMcpCatalogue } from './adapters/mcp-catalogue.ts';
+export type { AgentCatalogueOptions, AgentMcp, AgentMcpTool } from './adapters/mcp-agent.ts';
+export { createAgentMcpCatalogue } from './adapters/mcp-agent.ts';
+export type { McpCatalogue, McpCatalogueOptions, McpTool } from './adapters/mcp-catalogue.ts';
+export type { McpClient } from './adapters/mcp-clients.ts';
+export { createMcpCatalogue } from './adapters/mcp-clients.ts';
