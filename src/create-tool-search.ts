@@ -1,5 +1,5 @@
 // The layer: options resolved once, then prepare / search / clear per round.
-import { type CatalogueInfo, catalogueOf, groupsKey, visibility } from './catalogue.ts';
+import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
 import { namesList } from './names-list.ts';
@@ -7,12 +7,15 @@ import { type ResolvedOptions, resolveOptions, type ToolSearchOptions } from './
 import { expose, listedTools } from './prepare.ts';
 import {
   parseSearchArgs,
+  rankSearch,
   runSearch,
   SEARCH_TOOL_NAME,
   type SearchErrorResult,
   type SearchResult,
   searchToolDefinition,
+  searchWindow,
 } from './search-tool.ts';
+import { createSemanticRanker } from './semantic.ts';
 import { guardStore, type RecordUpdate } from './store.ts';
 import type { Message, Tool } from './types.ts';
 
@@ -77,6 +80,26 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   // tool stays the same object, byte for byte, while the round's tools are unchanged.
   const definitions = new WeakMap<CatalogueInfo, Map<string, Tool>>();
   const byNames = new Map<string, Tool>();
+  const log = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
+  const semantic =
+    resolved.semantic &&
+    createSemanticRanker(resolved.semantic, log, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
+  // Catalogue warnings once per layer: a catalogue already warned about costs one lookup.
+  const warnedCatalogues = new WeakSet<CatalogueInfo>();
+  const warnedEntries = new Set<string>();
+
+  function warnCatalogue(info: CatalogueInfo, warn: (message: string) => void): void {
+    if (warnedCatalogues.has(info)) return;
+    warnedCatalogues.add(info);
+    // Bounded: a layer that lives for days among changing catalogues forgets, and may warn again.
+    if (warnedEntries.size > 10_000) warnedEntries.clear();
+    const messages = [...info.skipped, ...info.shapes.map(shapeWarning)];
+    for (const message of messages) {
+      if (warnedEntries.has(message)) continue;
+      warnedEntries.add(message);
+      warn(message);
+    }
+  }
 
   function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[]): Tool {
     const byGroups = definitions.get(info) ?? new Map<string, Tool>();
@@ -84,7 +107,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     let definition = byGroups.get(key);
     if (!definition) {
       const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts) : '';
-      definition = byNames.get(names) ?? searchToolDefinition(texts, names || undefined);
+      definition = byNames.get(names) ?? searchToolDefinition(texts, names || undefined, semantic !== undefined);
       keepRecent(byNames, names, definition);
       keepRecent(byGroups, key, definition);
     }
@@ -109,13 +132,16 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         logger.warn(`[tool-search-layer] ${message}`);
       };
       const { sessionId, tools, enabledGroups } = input;
-      let others = 0;
-      for (const tool of tools) if (tool?.name !== SEARCH_TOOL_NAME) others++;
-      if (!resolved.enabled || others <= resolved.maxDirectTools) {
-        return { tools: [...tools], bypassed: true, discovered: [], warnings };
+      if (!resolved.enabled) return { tools: [...tools], bypassed: true, discovered: [], warnings };
+      const info = inspect(tools);
+      warnCatalogue(info, warn);
+      if (info.counted <= resolved.maxDirectTools) {
+        // Skipped entries are not sent even when the layer steps aside: a provider would reject the request.
+        const kept = info.skipped.length === 0 ? [...tools] : tools.filter((_, i) => info.kept[i] === 1);
+        return { tools: kept, bypassed: true, discovered: [], warnings };
       }
       const catalogue = catalogueOf(tools);
-      const visible = visibility(tools, enabledGroups, SEARCH_TOOL_NAME);
+      const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
       const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
       const events = readEvents(input.messages, SEARCH_TOOL_NAME, known);
       const record: DiscoveredRecord | undefined = await remember(
@@ -148,12 +174,16 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const parsed = parseSearchArgs(args, texts);
       if (!parsed.ok) return parsed.result;
       const catalogue = catalogueOf(context.tools);
-      const visible = visibility(context.tools, context.enabledGroups, SEARCH_TOOL_NAME);
-      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts);
+      warnCatalogue(catalogue.info, log);
+      const visible = visibility(catalogue, context.enabledGroups, SEARCH_TOOL_NAME);
+      const { take } = searchWindow(parsed, resolved.maxSearchResults);
+      const ranked = semantic
+        ? await semantic.rank(catalogue, visible, parsed.query, take)
+        : rankSearch(catalogue, visible, parsed.query, take);
+      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts, ranked);
       if (result.tools.length > 0) {
-        const warn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
         const found = result.tools.map((tool) => tool.name);
-        await remember(context.sessionId, (current) => applyTouches(current, found, keep), warn);
+        await remember(context.sessionId, (current) => applyTouches(current, found, keep), log);
       }
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
       return result;
