@@ -294,7 +294,8 @@ describe('the semantic ranker hook', () => {
     for (const locale of ['en', 'zh'] as const) {
       const layer = createToolSearch({ ...quiet(), locale, semantic });
       const out = await layer.prepare({ sessionId: 's', tools: catalogue });
-      const query = (out.tools[0]?.parameters as { properties: { query: { description: string } } }).properties.query;
+      const { parameters } = out.tools[0] as Tool;
+      const { query } = (parameters as { properties: { query: { description: string } } }).properties;
       expect(query.description).toBe(layer.options.texts.queryParamSemantic);
     }
   });
