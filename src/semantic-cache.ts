@@ -19,7 +19,7 @@ const tools = new Map<string, Float32Array>();
 const queries = new Map<string, Float32Array>();
 const pending = new Map<string, Promise<Float32Array>>();
 const functionIds = new WeakMap<Embed, number>();
-const texts = new WeakMap<object, string>();
+const items = new WeakMap<object, EmbedItem>();
 let functions = 0;
 
 /** The cache key of a model: its name when the host gives one, else the identity of the embed function. */
@@ -33,9 +33,21 @@ export function vectorKeyOf(options: { readonly embed: Embed; readonly model: st
   return `f:${id}`;
 }
 
-/** What the model reads of a tool: its name split into words, its description, and its `keywords` if it has them. */
-export function embeddingText(tool: Tool): string {
-  const known = texts.get(tool);
+/** A text to embed and its content key (a hash of the text and its length). */
+export interface EmbedItem {
+  readonly text: string;
+  readonly key: string;
+}
+
+/** A query as an item to embed. */
+export const queryItem = (query: string): EmbedItem => ({ text: query, key: `${hash(query)}:${query.length}` });
+
+/**
+ * What the model reads of a tool: its name split into words, its description, and its `keywords` if it has
+ * them; remembered per tool object, so a search over a known catalogue hashes nothing.
+ */
+export function toolItem(tool: Tool): EmbedItem {
+  const known = items.get(tool);
   if (known !== undefined) return known;
   const name = tool.name
     .replace(/([a-z\d])(?=[A-Z])/g, '$1 ')
@@ -47,9 +59,9 @@ export function embeddingText(tool: Tool): string {
       ? tool.keywords
       : '';
   const parts = [name, typeof tool.description === 'string' ? tool.description : '', keywords];
-  const text = parts.filter(Boolean).join('. ').slice(0, MAX_TEXT);
-  texts.set(tool, text);
-  return text;
+  const item = queryItem(parts.filter(Boolean).join('. ').slice(0, MAX_TEXT));
+  items.set(tool, item);
+  return item;
 }
 
 /** A 53-bit hash of a text (cyrb53), so cache keys stay short whatever the descriptions' length. */
@@ -101,18 +113,18 @@ function remember(cache: Map<string, Float32Array>, key: string, vector: Float32
 }
 
 /**
- * The vectors of `items` for a model: cached ones at once, ones another search is already asking for shared,
+ * The vectors of `wanted` for a model: cached ones at once, ones another search is already asking for shared,
  * the rest asked for in batches of EMBED_BATCH, at most PARALLEL at a time.
  */
 export function toolVectors(
   options: { readonly embed: Embed },
   model: string,
-  items: readonly string[],
+  wanted: readonly EmbedItem[],
   kind: 'tool' | 'query',
 ): Promise<Float32Array[]> {
   const cache = kind === 'tool' ? tools : queries;
   const max = kind === 'tool' ? MAX_TOOL_VECTORS : MAX_QUERY_VECTORS;
-  const keys = items.map((text) => `${model}\0${kind}\0${hash(text)}:${text.length}`);
+  const keys = wanted.map((item) => `${model}\0${kind}\0${item.key}`);
   const missing = new Map<string, string>();
   const out = keys.map((key, i) => {
     const known = cache.get(key);
@@ -122,7 +134,7 @@ export function toolVectors(
     }
     const asked = pending.get(key);
     if (asked) return asked;
-    missing.set(key, items[i] as string);
+    missing.set(key, (wanted[i] as EmbedItem).text);
     return undefined;
   });
   const waiting = [...missing];

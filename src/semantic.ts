@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import type { Catalogue } from './catalogue.ts';
 import { type RankResult, rankTools } from './search/index.ts';
-import { embeddingText, toolVectors, vectorKeyOf } from './semantic-cache.ts';
+import { queryItem, toolItem, toolVectors, vectorKeyOf } from './semantic-cache.ts';
 import type { Tool } from './types.ts';
 import { count } from './validate.ts';
 
@@ -83,12 +83,14 @@ export function createSemanticRanker(
       const ids: number[] = [];
       for (let id = 0; id < catalogue.tools.length; id++) if (visible(id)) ids.push(id);
       try {
-        const texts = ids.map((id) => embeddingText(catalogue.tools[id] as Tool));
         const [queryVector, vectors] = await withTimeout(
-          Promise.all([toolVectors(options, key, [query], 'query'), toolVectors(options, key, texts, 'tool')]),
+          Promise.all([
+            toolVectors(options, key, [queryItem(query)], 'query'),
+            vectorsOf(options, key, catalogue, ids),
+          ]),
           options.timeoutMs,
         );
-        return fuse(lexical, ids, similarities(queryVector[0] as Float32Array, vectors), options, take);
+        return fuse(lexical, ids, similarities(queryVector[0] as Float32Array, vectors, ids), options, take);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const message = `the semantic ranker failed (${reason}); this search used the built-in ranking alone`;
@@ -101,6 +103,31 @@ export function createSemanticRanker(
       }
     },
   };
+}
+
+// The vectors of a catalogue array's positions, per model: a search over a known array hashes and looks up nothing.
+const byArray = new WeakMap<readonly Tool[], Map<string, (Float32Array | undefined)[]>>();
+
+async function vectorsOf(
+  options: ResolvedSemantic,
+  key: string,
+  catalogue: Catalogue,
+  ids: readonly number[],
+): Promise<readonly (Float32Array | undefined)[]> {
+  const { tools } = catalogue;
+  const models = byArray.get(tools) ?? new Map<string, (Float32Array | undefined)[]>();
+  byArray.set(tools, models);
+  const known = models.get(key) ?? new Array<Float32Array | undefined>(tools.length);
+  models.set(key, known);
+  const missing = ids.filter((id) => known[id] === undefined);
+  if (missing.length > 0) {
+    const items = missing.map((id) => toolItem(tools[id] as Tool));
+    const vectors = await toolVectors(options, key, items, 'tool');
+    missing.forEach((id, i) => {
+      known[id] = vectors[i];
+    });
+  }
+  return known;
 }
 
 /** Rejects when `promise` has not settled within `ms`; the work goes on and fills the cache for later searches. */
@@ -120,17 +147,23 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/** Cosine similarity of the query with each tool (vectors are stored at unit length). */
-function similarities(query: Float32Array, vectors: readonly Float32Array[]): Float64Array {
-  const out = new Float64Array(vectors.length);
-  vectors.forEach((vector, i) => {
-    if (vector.length !== query.length) {
-      throw new Error(`embed returned vectors of ${vector.length} and ${query.length} dimensions for the same model`);
+/** Cosine similarity of the query with each of `ids` (vectors are stored at unit length). */
+function similarities(
+  query: Float32Array,
+  vectors: readonly (Float32Array | undefined)[],
+  ids: readonly number[],
+): Float64Array {
+  const out = new Float64Array(ids.length);
+  const dimensions = query.length;
+  for (let i = 0; i < ids.length; i++) {
+    const vector = vectors[ids[i] as number] as Float32Array;
+    if (vector.length !== dimensions) {
+      throw new Error(`embed returned vectors of ${vector.length} and ${dimensions} dimensions for the same model`);
     }
     let dot = 0;
-    for (let j = 0; j < vector.length; j++) dot += (vector[j] as number) * (query[j] as number);
+    for (let j = 0; j < dimensions; j++) dot += (vector[j] as number) * (query[j] as number);
     out[i] = dot;
-  });
+  }
   return out;
 }
 
