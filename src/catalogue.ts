@@ -163,16 +163,20 @@ function findingsOf(tools: readonly Tool[], signature: readonly string[]): Catal
   return { byName, groups, kept, counted, skipped, shapes: [...shapes], source: [...tools], signature };
 }
 
+const isToolArray = (source: readonly Tool[] | Pick<Catalogue, 'tools' | 'kept'>): source is readonly Tool[] =>
+  Array.isArray(source);
+
 /**
  * Which positions the model may see: only kept entries, never the search tool itself; with `enabledGroups`,
  * ungrouped tools and tools with at least one enabled group.
  */
 export function visibility(
-  catalogue: Pick<Catalogue, 'tools' | 'kept'>,
+  source: readonly Tool[] | Pick<Catalogue, 'tools' | 'kept'>,
   enabledGroups: readonly string[] | undefined,
   searchToolName: string,
 ): (id: number) => boolean {
-  const { tools, kept } = catalogue;
+  // An array (the adapters' converted tools) is inspected here: cached per array, so it costs one lookup.
+  const { tools, kept } = isToolArray(source) ? { tools: source, kept: inspect(source).kept } : source;
   const enabled = enabledGroups && new Set(enabledGroups);
   return (id) => {
     if (kept[id] !== 1) return false;

@@ -1,4 +1,5 @@
 // The layer: options resolved once, then prepare / search / clear per round.
+import { type CallCheck, type CheckCallOptions, undiscoveredResult, unknownToolResult } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
@@ -16,7 +17,7 @@ import {
   searchWindow,
 } from './search-tool.ts';
 import { createSemanticRanker } from './semantic.ts';
-import { guardStore, type RecordUpdate } from './store.ts';
+import { guardStore } from './store.ts';
 import type { Message, Tool } from './types.ts';
 
 /** What the host knows about a round or a search call. */
@@ -52,9 +53,16 @@ export interface ToolSearch {
   prepare(input: PrepareInput): Promise<PrepareResult>;
   /** Answers a `search_tools` call; bad arguments come back as `{ error, hint }`, never as an exception. */
   search(context: SearchContext, args: unknown): Promise<SearchResult | SearchErrorResult>;
+  /**
+   * Says whether the model may call `name` this round: a direct tool, a discovered one, or any visible tool of
+   * a bypassed round. Otherwise it returns the answer to send instead, and nothing may be executed.
+   */
+  checkCall(context: SearchContext, name: string, options?: CheckCallOptions): Promise<CallCheck>;
   /** Empties one session's discovered set, or every session's when no id is given. */
   clear(sessionId?: string): Promise<void>;
 }
+
+type RecordChange = (current: DiscoveredRecord | undefined) => DiscoveredRecord | undefined;
 
 const DEFINITIONS_KEPT = 16;
 
@@ -74,16 +82,21 @@ function keepRecent<K, V>(map: Map<K, V>, key: K, value: V): void {
 export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const resolved = resolveOptions(options);
   const { texts, logger, maxDiscoveredKeep: keep } = resolved;
-  const store = guardStore(resolved.store);
+  const store = guardStore(resolved.store, {
+    timeoutMs: resolved.storeTimeoutMs,
+    retryMs: resolved.storeRetryMs,
+    keep,
+    debug: (message) => logger.debug?.(`[tool-search-layer] ${message}`),
+  });
   const warnedDirect = new Set<string>();
   // One definition object per catalogue and group set, and one per distinct names list: the search
   // tool stays the same object, byte for byte, while the round's tools are unchanged.
   const definitions = new WeakMap<CatalogueInfo, Map<string, Tool>>();
   const byNames = new Map<string, Tool>();
-  const log = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
+  const loggingWarn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
   const semantic =
     resolved.semantic &&
-    createSemanticRanker(resolved.semantic, log, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
+    createSemanticRanker(resolved.semantic, loggingWarn, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
   // Catalogue warnings once per layer: a catalogue already warned about costs one lookup.
   const warnedCatalogues = new WeakSet<CatalogueInfo>();
   const warnedEntries = new Set<string>();
@@ -115,10 +128,15 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   }
 
   /** Reads a session's record and writes the change, only when `change` changes it. */
-  async function remember(sessionId: string, change: RecordUpdate, warn: (m: string) => void) {
+  async function remember(sessionId: string, change: RecordChange, warn: (m: string) => void) {
     const current = await store.get(sessionId, warn);
     if (change(current) === current) return current;
-    return store.update(sessionId, change, warn, current);
+    return store.update(sessionId, change, warn);
+  }
+
+  /** Counts the kept tools only: a skipped entry is never sent, so it cannot make a round large. */
+  function bypasses(info: CatalogueInfo): boolean {
+    return !resolved.enabled || info.counted <= resolved.maxDirectTools;
   }
 
   return {
@@ -135,7 +153,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       if (!resolved.enabled) return { tools: [...tools], bypassed: true, discovered: [], warnings };
       const info = inspect(tools);
       warnCatalogue(info, warn);
-      if (info.counted <= resolved.maxDirectTools) {
+      if (bypasses(info)) {
         // Skipped entries are not sent even when the layer steps aside: a provider would reject the request.
         const kept = info.skipped.length === 0 ? [...tools] : tools.filter((_, i) => info.kept[i] === 1);
         return { tools: kept, bypassed: true, discovered: [], warnings };
@@ -174,7 +192,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const parsed = parseSearchArgs(args, texts);
       if (!parsed.ok) return parsed.result;
       const catalogue = catalogueOf(context.tools);
-      warnCatalogue(catalogue.info, log);
+      warnCatalogue(catalogue.info, loggingWarn);
       const visible = visibility(catalogue, context.enabledGroups, SEARCH_TOOL_NAME);
       const { take } = searchWindow(parsed, resolved.maxSearchResults);
       const ranked = semantic
@@ -183,10 +201,35 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts, ranked);
       if (result.tools.length > 0) {
         const found = result.tools.map((tool) => tool.name);
-        await remember(context.sessionId, (current) => applyTouches(current, found, keep), log);
+        await remember(context.sessionId, (current) => applyTouches(current, found, keep), loggingWarn);
       }
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
       return result;
+    },
+
+    async checkCall(context, name, callOptions = {}) {
+      checkContext(context, 'checkCall');
+      if (typeof name !== 'string') throw new ToolSearchError('checkCall: name must be a string');
+      const mode = callOptions.onUndiscoveredCall ?? 'hint';
+      if (mode !== 'hint' && mode !== 'discover') {
+        throw new ToolSearchError('checkCall: onUndiscoveredCall must be "hint" or "discover"');
+      }
+      if (name === SEARCH_TOOL_NAME) return { ok: true };
+      const { sessionId, tools, enabledGroups } = context;
+      const catalogue = catalogueOf(tools);
+      warnCatalogue(catalogue.info, loggingWarn);
+      const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
+      const id = catalogue.byName.get(name);
+      if (id === undefined || !visible(id)) {
+        return { ok: false, result: unknownToolResult(catalogue, visible, name, texts) };
+      }
+      if (bypasses(catalogue.info) || resolved.alwaysDirectTools.includes(name)) return { ok: true };
+      const record = await store.get(sessionId, loggingWarn);
+      if (record?.order.includes(name)) return { ok: true };
+      if (mode === 'discover') {
+        await remember(sessionId, (current) => applyTouches(current, [name], keep), loggingWarn);
+      }
+      return { ok: false, result: undiscoveredResult(catalogue.tools[id] as Tool, mode, texts) };
     },
 
     async clear(sessionId) {

@@ -3,7 +3,7 @@ import type { Message } from './types.ts';
 
 /** A session's discovered set as stores keep it; `v` is the format version. */
 export interface DiscoveredRecord {
-  readonly v: 1;
+  readonly v: typeof RECORD_VERSION;
   /** Exposure order: first discovery first. A new discovery appends, so the tools block keeps its prefix. */
   readonly order: readonly string[];
   /** The same names by recency, least recent first; eviction takes from the front. */
@@ -48,7 +48,7 @@ export function applyHistory(
     keep,
   );
   if (mark?.n === current?.mark?.n && mark?.last === current?.mark?.last) return touched;
-  return { ...(touched ?? { v: 1, order: [], recent: [] }), mark };
+  return { ...(touched ?? { v: RECORD_VERSION, order: [], recent: [] }), mark };
 }
 
 /**
@@ -76,19 +76,39 @@ export function applyTouches(
     nextOrder = nextOrder.filter((name) => !evicted.has(name));
   }
   if (current && sameList(nextOrder, order) && sameList(nextRecent, recent)) return current;
-  return { v: 1, order: nextOrder, recent: nextRecent, mark: current?.mark };
+  return { v: RECORD_VERSION, order: nextOrder, recent: nextRecent, mark: current?.mark };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
-/** Checks a value read from a persistent store; anything else reads as an empty set. */
-export function isDiscoveredRecord(value: unknown): value is DiscoveredRecord {
+/** The format version this release writes and reads. */
+export const RECORD_VERSION = 1;
+
+/** What a stored value reads as: a record, nothing, or a record of a version this release cannot read. */
+export type Decoded =
+  | { readonly record: DiscoveredRecord | undefined; readonly version?: undefined }
+  | { readonly record: undefined; readonly version: string };
+
+/**
+ * Reads a value a store returned. Anything that is not a record of this version reads as an empty set;
+ * a versioned value of another version says which, so the layer can warn instead of failing the round.
+ */
+export function decodeRecord(value: unknown): Decoded {
+  if (isDiscoveredRecord(value)) return { record: value };
+  if (typeof value === 'object' && value !== null && 'v' in value) {
+    const version = (value as { v: unknown }).v;
+    if (version !== RECORD_VERSION) return { record: undefined, version: JSON.stringify(version) ?? String(version) };
+  }
+  return { record: undefined };
+}
+
+function isDiscoveredRecord(value: unknown): value is DiscoveredRecord {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Partial<DiscoveredRecord>;
   return (
-    record.v === 1 &&
+    record.v === RECORD_VERSION &&
     Array.isArray(record.order) &&
     Array.isArray(record.recent) &&
     record.order.length === record.recent.length &&
@@ -101,6 +121,31 @@ export function isDiscoveredRecord(value: unknown): value is DiscoveredRecord {
         typeof record.mark.last === 'string'))
   );
 }
+
+/**
+ * Merges what a session discovered while its store was away (`newer`) into what the store holds (`older`):
+ * the union, with `newer`'s tools the more recent and appended to the exposure order, trimmed to `keep`.
+ */
+export function mergeRecords(
+  older: DiscoveredRecord | undefined,
+  newer: DiscoveredRecord,
+  keep: number,
+): DiscoveredRecord {
+  if (!older) return newer;
+  const inOlder = new Set(older.order);
+  const inNewer = new Set(newer.recent);
+  let order = older.order.concat(newer.order.filter((name) => !inOlder.has(name)));
+  let recent = older.recent.filter((name) => !inNewer.has(name)).concat(newer.recent);
+  if (keep > 0 && recent.length > keep) {
+    const evicted = new Set(recent.slice(0, recent.length - keep));
+    recent = recent.slice(recent.length - keep);
+    order = order.filter((name) => !evicted.has(name));
+  }
+  return { v: RECORD_VERSION, order, recent, mark: newer.mark ?? older.mark };
+}
+
+/** How an undiscovered-call result begins (its first key), so the history never counts it as a use. */
+export const NOT_CALLED = '{"notCalled":';
 
 // Search results repeat in every round's history; parsing each once keeps `prepare` cheap.
 const parsedResults = new Map<string, readonly string[]>();
@@ -152,6 +197,8 @@ export function readEvents(
       const name = calls.get(toolCallId);
       if (name === undefined) continue;
       calls.delete(toolCallId);
+      // A corrective answer to a call of a tool the model had not been shown: the tool was not used.
+      if (typeof content === 'string' && content.startsWith(NOT_CALLED)) continue;
       const found = name === searchToolName ? namesInSearchResult(content) : [name];
       for (const tool of found) if (known(tool)) events.push({ name: tool, call: toolCallId });
     }

@@ -1,8 +1,11 @@
 // The public face of tool-search-layer.
 
+export type { CallCheck, CheckCallOptions, UndiscoveredCallMode, UndiscoveredCallResult } from './calls.ts';
+export { isUndiscoveredResult } from './calls.ts';
 export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './create-tool-search.ts';
 export { createToolSearch } from './create-tool-search.ts';
 export type { DiscoveredRecord } from './discovered.ts';
+export { RECORD_VERSION } from './discovered.ts';
 export { ToolSearchError } from './errors.ts';
 export type { ResolvedOptions, ToolSearchOptions } from './options.ts';
 export type { FoundTool, SearchErrorResult, SearchResult } from './search-tool.ts';

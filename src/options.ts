@@ -25,6 +25,10 @@ export interface ToolSearchOptions {
   readonly toolNamesBudget?: number;
   /** Where discovered sets are kept. Default: a bounded in-memory store of this layer. */
   readonly store?: DiscoveredStore;
+  /** The longest wait for one store call before the round goes on from memory, in ms; 0 = no limit. Default 1,000. */
+  readonly storeTimeoutMs?: number;
+  /** After a store failed, how long the layer keeps the affected sessions in memory before trying it again, in ms. Default 10,000. */
+  readonly storeRetryMs?: number;
   /** Receives warnings. Default: console.warn. */
   readonly logger?: Logger;
   /** The built-in model-facing texts. Default 'en'. */
@@ -45,6 +49,8 @@ export interface ResolvedOptions {
   readonly maxDiscoveredKeep: number;
   readonly toolNamesBudget: number;
   readonly store: DiscoveredStore;
+  readonly storeTimeoutMs: number;
+  readonly storeRetryMs: number;
   readonly logger: Logger;
   readonly texts: Texts;
   readonly semantic: ResolvedSemantic | undefined;
@@ -87,6 +93,8 @@ const schema = v.strictObject(
         'must be a store with get, update, delete and clear',
       ),
     ),
+    storeTimeoutMs: count(1000),
+    storeRetryMs: count(10_000),
     logger: v.optional(v.custom<Logger>(methods('warn'), 'must be an object with a warn function')),
     locale: v.optional(v.picklist(['en', 'zh'], 'must be "en" or "zh"'), 'en'),
     texts: v.optional(

@@ -186,7 +186,8 @@ export function runSearch(
   };
 }
 
-function toFoundTool(tool: Tool): FoundTool {
+/** A tool as search results carry it: name, description and the full parameter schema, nothing else. */
+export function toFoundTool(tool: Tool): FoundTool {
   return {
     name: tool.name,
     description: typeof tool.description === 'string' ? tool.description : '',

@@ -37,6 +37,17 @@ export interface Texts {
   readonly reasonOffset: string;
   /** Joins group summaries such as "mail (12)". */
   readonly listSeparator: string;
+  /** A call of a tool the model has not been shown: {name}. */
+  readonly notDiscoveredError: string;
+  /** {name}, {query} */
+  readonly notDiscoveredHint: string;
+  /** {name} */
+  readonly discoveredNowHint: string;
+  /** A call of a name that no available tool has: {name}. */
+  readonly unknownToolError: string;
+  /** {names} */
+  readonly unknownToolHint: string;
+  readonly unknownToolHintNone: string;
 }
 
 const en: Texts = {
@@ -72,6 +83,16 @@ const en: Texts = {
   reasonLimit: '"limit" must be an integer of at least 1.',
   reasonOffset: '"offset" must be an integer of at least 0.',
   listSeparator: ', ',
+  notDiscoveredError:
+    'Tool "{name}" was not called: its definition has not been shown to you, so its parameters are unknown.',
+  notDiscoveredHint:
+    'Call search_tools first (for example {"query": "{query}"}), then call "{name}" with arguments that match the parameters it returns.',
+  discoveredNowHint:
+    'Tool "{name}" was not called. Its full definition is above: call it again with arguments that match its parameters.',
+  unknownToolError: 'No available tool is named "{name}"; nothing was called.',
+  unknownToolHint:
+    "The closest names are: {names}. Search with search_tools to get a tool's parameters before you call it.",
+  unknownToolHintNone: 'Search with search_tools to find the tool you need and get its parameters.',
 };
 
 const zh: Texts = {
@@ -101,6 +122,12 @@ const zh: Texts = {
   reasonLimit: 'limit 必须是不小于 1 的整数。',
   reasonOffset: 'offset 必须是不小于 0 的整数。',
   listSeparator: '、',
+  notDiscoveredError: '未调用工具“{name}”：你还没有看到它的定义，不知道它的参数。',
+  notDiscoveredHint: '请先调用 search_tools（例如 {"query": "{query}"}），再按返回的参数定义调用“{name}”。',
+  discoveredNowHint: '未调用工具“{name}”。它的完整定义见上：请按其参数定义重新调用。',
+  unknownToolError: '没有名为“{name}”的可用工具，未调用任何工具。',
+  unknownToolHint: '最接近的名称：{names}。调用前请先用 search_tools 搜索，获取工具的参数定义。',
+  unknownToolHintNone: '请用 search_tools 搜索所需的工具并获取其参数定义。',
 };
 
 /** The built-in text sets, by locale. */

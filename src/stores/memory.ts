@@ -1,7 +1,6 @@
 // The default store: a bounded map in process memory.
 
 import * as v from 'valibot';
-import type { DiscoveredRecord } from '../discovered.ts';
 import type { DiscoveredStore, RecordUpdate } from '../store.ts';
 import { count, parseOptions } from '../validate.ts';
 
@@ -25,7 +24,7 @@ const schema = v.strictObject(
 );
 
 interface Entry {
-  record: DiscoveredRecord;
+  record: unknown;
   touched: number;
 }
 
@@ -50,7 +49,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): DiscoveredS
     }
   }
 
-  function read(sessionId: string, time: number): DiscoveredRecord | undefined {
+  function read(sessionId: string, time: number): unknown {
     expire(time);
     const entry = sessions.get(sessionId);
     if (!entry) return undefined;
