@@ -198,6 +198,20 @@ describe('catalogue hygiene', () => {
     expect(ok(await layer.search({ sessionId: 's', tools }, { query: 'zebra' })).found).toBe(0);
   });
 
+  it('checkCall never lets a skipped entry through, and counts kept tools for the bypass', async () => {
+    const logger = recordingLogger();
+    const layer = createToolSearch({ logger, maxDirectTools: 5 });
+    const ghost = { name: 'ghost_tool', description: 'ghost', groups: [1] } as never;
+    const tools = [...catalogue, ghost];
+    const check = await layer.checkCall({ sessionId: 's', tools }, 'ghost_tool');
+    expect(check.ok).toBe(false);
+    if (!check.ok) expect(check.result.closest).not.toContain('ghost_tool');
+    expect(logger.lines).toEqual([expect.stringContaining('tools[16] ("ghost_tool") is skipped')]);
+    // Five kept tools and three skipped ones: a bypassed round, where every kept tool may be called.
+    const small = [...catalogue.slice(0, 5), null as never, { name: '' } as Tool, catalogue[0] as Tool];
+    expect(await layer.checkCall({ sessionId: 's', tools: small }, 'get_forecast')).toEqual({ ok: true });
+  });
+
   it('still throws when tools is not an array: that is the host mistake', async () => {
     const layer = createToolSearch({ logger: recordingLogger() });
     await expect(layer.prepare({ sessionId: 's', tools: { length: 0 } as never })).rejects.toThrow(
