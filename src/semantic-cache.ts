@@ -15,20 +15,36 @@ const MAX_TEXT = 2_000;
 
 type Embed = (texts: string[], kind: 'tool' | 'query') => Promise<readonly (readonly number[] | Float32Array)[]>;
 
-const tools = new Map<string, Float32Array>();
-const queries = new Map<string, Float32Array>();
-const pending = new Map<string, Promise<Float32Array>>();
-const functionIds = new WeakMap<Embed, number>();
-const items = new WeakMap<object, EmbedItem>();
-let functions = 0;
+// Created on first use, so importing the library does no work.
+let caches:
+  | {
+      readonly tools: Map<string, Float32Array>;
+      readonly queries: Map<string, Float32Array>;
+      readonly pending: Map<string, Promise<Float32Array>>;
+      readonly functionIds: WeakMap<Embed, number>;
+      readonly items: WeakMap<object, EmbedItem>;
+      functions: number;
+    }
+  | undefined;
+
+const state = () =>
+  (caches ??= {
+    tools: new Map(),
+    queries: new Map(),
+    pending: new Map(),
+    functionIds: new WeakMap(),
+    items: new WeakMap(),
+    functions: 0,
+  });
 
 /** The cache key of a model: its name when the host gives one, else the identity of the embed function. */
 export function vectorKeyOf(options: { readonly embed: Embed; readonly model: string | undefined }): string {
   if (options.model !== undefined) return `m:${options.model}`;
-  let id = functionIds.get(options.embed);
+  const s = state();
+  let id = s.functionIds.get(options.embed);
   if (id === undefined) {
-    id = ++functions;
-    functionIds.set(options.embed, id);
+    id = ++s.functions;
+    s.functionIds.set(options.embed, id);
   }
   return `f:${id}`;
 }
@@ -47,6 +63,7 @@ export const queryItem = (query: string): EmbedItem => ({ text: query, key: `${h
  * them; remembered per tool object, so a search over a known catalogue hashes nothing.
  */
 export function toolItem(tool: Tool): EmbedItem {
+  const { items } = state();
   const known = items.get(tool);
   if (known !== undefined) return known;
   const name = tool.name
@@ -122,6 +139,7 @@ export function toolVectors(
   wanted: readonly EmbedItem[],
   kind: 'tool' | 'query',
 ): Promise<Float32Array[]> {
+  const { tools, queries, pending } = state();
   const cache = kind === 'tool' ? tools : queries;
   const max = kind === 'tool' ? MAX_TOOL_VECTORS : MAX_QUERY_VECTORS;
   const keys = wanted.map((item) => `${model}\0${kind}\0${item.key}`);

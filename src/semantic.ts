@@ -106,7 +106,7 @@ export function createSemanticRanker(
 }
 
 // The vectors of a catalogue array's positions, per model: a search over a known array hashes and looks up nothing.
-const byArray = new WeakMap<readonly Tool[], Map<string, (Float32Array | undefined)[]>>();
+let byArray: WeakMap<readonly Tool[], Map<string, (Float32Array | undefined)[]>> | undefined;
 
 async function vectorsOf(
   options: ResolvedSemantic,
@@ -115,6 +115,7 @@ async function vectorsOf(
   ids: readonly number[],
 ): Promise<readonly (Float32Array | undefined)[]> {
   const { tools } = catalogue;
+  byArray ??= new WeakMap();
   const models = byArray.get(tools) ?? new Map<string, (Float32Array | undefined)[]>();
   byArray.set(tools, models);
   const known = models.get(key) ?? new Array<Float32Array | undefined>(tools.length);
