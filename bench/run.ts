@@ -28,6 +28,7 @@ const only = args
   .split(',');
 const embedderAt = args.findIndex((a) => a === '--embedder' || a.startsWith('--embedder='));
 const embedderPath = embedderAt < 0 ? undefined : (args[embedderAt]?.split('=')[1] ?? args[embedderAt + 1]);
+if (embedderAt >= 0 && !embedderPath) throw new Error('[bench] --embedder needs the path of a module exporting embed');
 const unknown = only?.filter((s) => !(sections as readonly string[]).includes(s)) ?? [];
 if (unknown.length)
   throw new Error(`[bench] unknown section(s) ${unknown.join(', ')}; use --only=${sections.join(',')}`);
