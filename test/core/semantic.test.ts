@@ -257,6 +257,9 @@ describe('the semantic ranker hook', () => {
       paged.push(...names(page.tools));
     }
     expect(paged).toEqual(names(whole.tools));
+    // The substring floor holds: every tool the built-in ranking finds is in the fused result set.
+    const plain = ok(await createToolSearch({ ...quiet(), maxSearchResults: 0 }).search(context, { query }));
+    expect(names(whole.tools)).toEqual(expect.arrayContaining(names(plain.tools)));
     // Another layer, and the same layer again, give the same order: nothing depends on the session.
     const again = createToolSearch({ ...quiet(), maxSearchResults: 0, semantic: { embed: countingEmbed().embed } });
     expect(names(ok(await again.search({ sessionId: 'other', tools: catalogue }, { query })).tools)).toEqual(
@@ -264,11 +267,12 @@ describe('the semantic ranker hook', () => {
     );
   });
 
-  it('never returns, counts or relates a tool outside the enabled groups', async () => {
+  it('never embeds, returns, counts or relates a tool outside the enabled groups', async () => {
+    const counting = countingEmbed();
     const layer = createToolSearch({
       ...quiet(),
       maxSearchResults: 0,
-      semantic: { embed: countingEmbed().embed, minSimilarity: -1 },
+      semantic: { embed: counting.embed, minSimilarity: -1 },
     });
     const result = ok(
       await layer.search({ sessionId: 's', tools: catalogue, enabledGroups: ['mail'] }, { query: 'rainy weather' }),
@@ -276,8 +280,9 @@ describe('the semantic ranker hook', () => {
     const shown = [...names(result.tools), ...result.related];
     expect(shown).not.toContain('get_weather');
     expect(shown.every((name) => !/weather|forecast|event|file|directory|Stock|Currency/.test(name))).toBe(true);
-    // minSimilarity -1 lets every visible tool join: exactly the ungrouped and mail tools.
+    // minSimilarity -1 lets every visible tool join: exactly the ungrouped and mail tools, the only ones embedded.
     expect(result.found).toBe(6);
+    expect(counting.toolCalls().flatMap((c) => c.texts)).toHaveLength(6);
   });
 
   it('skipped catalogue entries are never embedded or returned', async () => {
