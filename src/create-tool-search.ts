@@ -220,10 +220,12 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       warnCatalogue(catalogue.info, loggingWarn);
       const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
       const id = catalogue.byName.get(name);
+      // A bypassed round sent its tools as they are, enabledGroups aside (SPEC 4.1): what the model was shown may run.
+      if (id !== undefined && (!resolved.enabled || bypasses(catalogue.info))) return { ok: true };
       if (id === undefined || !visible(id)) {
         return { ok: false, result: unknownToolResult(catalogue, visible, name, texts) };
       }
-      if (bypasses(catalogue.info) || resolved.alwaysDirectTools.includes(name)) return { ok: true };
+      if (resolved.alwaysDirectTools.includes(name)) return { ok: true };
       const record = await store.get(sessionId, loggingWarn);
       if (record?.order.includes(name)) return { ok: true };
       if (mode === 'discover') {
