@@ -2,7 +2,9 @@
 // in Node, and on dist/ inside workerd, the Cloudflare Workers runtime. The browser tests are
 // Playwright's (playwright.config.ts); `npm test` runs both.
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
 import { packageAliases } from './scripts/package-entries.mjs';
 
 const coreTests = ['test/core/**/*.test.ts'];
@@ -35,6 +37,38 @@ export default defineConfig({
       },
       {
         test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        // The framework adapters against the real SDKs, their mock models and real MCP servers from npm.
+        resolve: { alias: packageAliases('src') },
+        test: { name: 'adapters', include: ['test/adapters/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        // The IndexedDB store over fake-indexeddb; its test also reads dist/ (the root entry has no idb-keyval).
+        resolve: { alias: packageAliases('src') },
+        test: {
+          name: 'idb',
+          include: ['test/stores/indexeddb.node.test.ts'],
+          environment: 'node',
+          setupFiles: ['fake-indexeddb/auto'],
+        },
+      },
+      {
+        // The IndexedDB store in real Chromium (the one Playwright drives, see scripts/chromium.mjs), on dist/.
+        resolve: { alias: packageAliases('dist') },
+        test: {
+          name: 'idb-chromium',
+          include: ['test/browser/indexeddb.test.ts'],
+          globalSetup: distCheck,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: { executablePath: findChromium()?.path, args: CHROMIUM_ARGS } }),
+            instances: [{ browser: 'chromium' }],
+            // The page shows nothing worth a picture; failures are in the report.
+            screenshotFailures: false,
+          },
+        },
       },
     ],
   },

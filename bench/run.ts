@@ -1,6 +1,7 @@
 // `npm run bench`: quality, speed, tokens and size in one process; prints the tables and writes
 // bench/results/latest.{json,md}. Flags: --quick (small samples), --only=quality,speed,tokens,size.
 // A quick or partial run writes bench/results/run.tmp.json instead, so the published figures stay whole.
+// --embedder ./module.ts (exporting `embed`) adds the ranker hook's comparison (bench/semantic.ts), printed only.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,6 +12,7 @@ import { measureQuality } from './quality.ts';
 import { updateReadme } from './readme.ts';
 import { type BenchResults, tables } from './report.ts';
 import { interleave } from './sample.ts';
+import { loadEmbedder, measureSemantic, type SemanticRow, semanticTable } from './semantic.ts';
 import { measureSize } from './size.ts';
 import { measureSpeed, type SpeedCatalogue } from './speed.ts';
 import { measurePrepare, measureReuse } from './speed-layer.ts';
@@ -24,6 +26,9 @@ const only = args
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
+const embedderAt = args.findIndex((a) => a === '--embedder' || a.startsWith('--embedder='));
+const embedderPath = embedderAt < 0 ? undefined : (args[embedderAt]?.split('=')[1] ?? args[embedderAt + 1]);
+if (embedderAt >= 0 && !embedderPath) throw new Error('[bench] --embedder needs the path of a module exporting embed');
 const unknown = only?.filter((s) => !(sections as readonly string[]).includes(s)) ?? [];
 if (unknown.length)
   throw new Error(`[bench] unknown section(s) ${unknown.join(', ')}; use --only=${sections.join(',')}`);
@@ -75,6 +80,12 @@ if (selected.includes('quality')) {
   results.quality = await measureQuality(labelledSets.map(set), peers, settings.quality);
 }
 
+let semantic: SemanticRow[] | undefined;
+if (embedderPath) {
+  log(`semantic (${embedderPath})...`);
+  semantic = await measureSemantic(labelledSets.map(set), await loadEmbedder(embedderPath), settings.quality);
+}
+
 if (selected.includes('speed')) {
   log('speed...');
   const seal = set('seal-tools').tools;
@@ -120,6 +131,7 @@ results.seconds = (performance.now() - started) / 1000;
 const rendered = tables(results);
 const header = `Benchmark of ${new Date(results.date).toUTCString()}: Node ${results.node}, ${results.cpu}${quick ? ', --quick' : ''}; ${results.seconds.toFixed(0)} s.`;
 process.stdout.write(`${header}\n\n${rendered.map(renderText).join('\n\n')}\n`);
+if (semantic && embedderPath) process.stdout.write(`\n${renderText(semanticTable(semantic, embedderPath))}\n`);
 
 const out = join(here, 'results');
 mkdirSync(out, { recursive: true });

@@ -15,7 +15,7 @@ const parts = [
   { name: 'package (publint, attw esm-only)', command: 'publint', args: ['--strict'] },
   { name: 'package types (attw)', command: 'attw', args: ['--pack', '.', '--profile', 'esm-only'] },
   {
-    name: 'vitest (core-src, core-dist, core-workerd, node)',
+    name: 'vitest (core on src, dist and workerd; node; adapters; stores)',
     command: 'vitest',
     args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
     count: () => {

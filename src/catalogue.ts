@@ -1,95 +1,187 @@
-// What the layer derives once per catalogue: the search index, name lookup, group members, visibility.
-import { ToolSearchError } from './errors.ts';
+// What the layer derives once per catalogue: hygiene findings, name lookup, group members, the search index.
 import { sameObjects } from './search/cache.ts';
 import { getToolIndex, type ToolIndex } from './search/index.ts';
+import { SEARCH_TOOL_NAME } from './search-tool.ts';
 import type { Tool } from './types.ts';
 
-/** Lookups shared by every array with the same names and groups at the same positions. */
+/** The adapters that convert the tool shapes of other ecosystems; a tool in such a shape is warned about. */
+export type ForeignShape = 'mcp' | 'openai';
+
+/** Lookups and hygiene findings shared by every array with the same entries at the same positions. */
 export interface CatalogueInfo {
+  /** Kept positions by name: the first valid tool of each name. */
   readonly byName: ReadonlyMap<string, number>;
+  /** Kept positions by group. */
   readonly groups: ReadonlyMap<string, readonly number[]>;
-  /** The tool objects these lookups were made from: the same objects need no further check. */
-  readonly source: readonly Tool[];
-  /** Each position's name and groups, to check that another array of equal tools has the same ones. */
+  /** 1 at a kept position; 0 where the entry is invalid or repeats an earlier name. */
+  readonly kept: Uint8Array;
+  /** Kept tools other than the search tool: what the bypass counts. */
+  readonly counted: number;
+  /** One warning per skipped position, naming the position and the name. */
+  readonly skipped: readonly string[];
+  /** The foreign tool shapes seen, each once. */
+  readonly shapes: readonly ForeignShape[];
+  /** The entries these findings were made from: the same objects need no further check. */
+  readonly source: readonly unknown[];
+  /** Each position's name, groups, validity and shape, to check that another array of equal entries has the same. */
   readonly signature: readonly string[];
 }
 
-/** A round's tools with their index and lookups. */
+/** A round's tools with their index and findings. */
 export interface Catalogue extends CatalogueInfo {
   readonly tools: readonly Tool[];
   readonly index: ToolIndex;
-  /** Keys per-catalogue caches; shared by arrays of the same tools. */
+  /** Keys per-catalogue caches; shared by arrays of the same entries. */
   readonly info: CatalogueInfo;
 }
 
+// Adapters rebuild their arrays every step, so findings are also found by the objects they hold, then by signature.
+const RECENT = 4;
+const infoByArray = new WeakMap<readonly unknown[], CatalogueInfo>();
 const byArray = new WeakMap<readonly Tool[], Catalogue>();
-const byIndex = new WeakMap<ToolIndex, CatalogueInfo>();
+let recent: CatalogueInfo[] = [];
 
-/** Returns the catalogue of a round's tools, validating them the first time this array is seen. */
+/** Returns the findings of a round's tools: which entries are kept, and the warnings for the rest. Cheap: no index is built. */
+export function inspect(tools: readonly Tool[]): CatalogueInfo {
+  let info = infoByArray.get(tools);
+  if (info) return info;
+  info = recent.find((r) => sameObjects(r.source as readonly Tool[], tools));
+  if (!info) {
+    const signature = tools.map(signatureOf);
+    info = recent.find((r) => sameStrings(r.signature, signature)) ?? findingsOf(tools, signature);
+  }
+  const found = info;
+  recent = [found, ...recent.filter((r) => r !== found)].slice(0, RECENT);
+  infoByArray.set(tools, found);
+  return found;
+}
+
+/** Returns the catalogue of a round's tools, with the index built over the whole array (skipped positions are never visible). */
 export function catalogueOf(tools: readonly Tool[]): Catalogue {
   const known = byArray.get(tools);
   if (known) return known;
-  const index = getToolIndex(tools);
-  let info = byIndex.get(index);
-  // The same objects were validated when first seen; checking 4,000 tools again costs more than a search.
-  if (!info || !sameObjects(info.source, tools)) {
-    validate(tools);
-    // The index is shared by tools with equal searchable text, which says nothing about their groups.
-    if (!info || !sameSignature(info, tools)) {
-      info = lookupsOf(tools);
-      byIndex.set(index, info);
-    }
-  }
-  const catalogue = { tools, index, info, ...info };
+  const info = inspect(tools);
+  const catalogue = { tools, index: getToolIndex(tools), info, ...info };
   byArray.set(tools, catalogue);
   return catalogue;
 }
 
-function validate(tools: readonly Tool[]): void {
-  tools.forEach((tool, i) => {
-    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || tool.name === '') {
-      throw new ToolSearchError(`invalid tool at tools[${i}]: a tool is an object with a non-empty string name`);
-    }
-    if (tool.groups !== undefined && !(Array.isArray(tool.groups) && tool.groups.every((g) => typeof g === 'string'))) {
-      throw new ToolSearchError(`invalid tool "${tool.name}" at tools[${i}]: groups must be an array of strings`);
-    }
-  });
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The name of an entry in the OpenAI shape `{ type: 'function', function: { name } }`, else undefined. */
+function openAiName(entry: Record<string, unknown>): string | undefined {
+  const fn = entry.type === 'function' && isRecord(entry.function) ? entry.function.name : undefined;
+  return typeof fn === 'string' ? fn : undefined;
 }
 
-const signatureOf = (tool: Tool): string => (tool.groups ? JSON.stringify([tool.name, tool.groups]) : tool.name);
+const article = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : /^[aeiou]/.test(typeof value)
+        ? `an ${typeof value}`
+        : `a ${typeof value}`;
 
-function sameSignature(info: CatalogueInfo, tools: readonly Tool[]): boolean {
-  return info.signature.length === tools.length && tools.every((tool, i) => info.signature[i] === signatureOf(tool));
+/** Why an entry is skipped, with `#` for its position; undefined for a valid tool. */
+function problem(entry: unknown): string | undefined {
+  if (!isRecord(entry)) return `tools[#] is skipped: a tool is an object, and this entry is ${article(entry)}`;
+  const { name, groups } = entry;
+  if (typeof name !== 'string' || name === '') {
+    const fn = openAiName(entry);
+    if (fn !== undefined)
+      return `tools[#] ("${fn}") is skipped: it has the OpenAI shape { type: 'function', function } and no name of its own`;
+    const has = name === '' ? 'an empty name' : name === undefined ? 'no name' : `${article(name)} as its name`;
+    return `tools[#] is skipped: a tool needs a non-empty string name, and this one has ${has}`;
+  }
+  if (groups !== undefined && !(Array.isArray(groups) && groups.every((g) => typeof g === 'string')))
+    return `tools[#] ("${name}") is skipped: its groups must be an array of strings`;
+  return undefined;
 }
 
-function lookupsOf(tools: readonly Tool[]): CatalogueInfo {
+const isMcpShape = (tool: Record<string, unknown>): boolean => 'inputSchema' in tool && tool.parameters === undefined;
+
+/**
+ * A position's findings as a string: equal signatures at every position mean equal findings. A plain name
+ * stands alone; anything else, or a name that could pass for an encoded form, is encoded.
+ */
+function signatureOf(entry: unknown): string {
+  const skip = problem(entry);
+  if (skip !== undefined) return `\0${skip}`;
+  const tool = entry as Record<string, unknown>;
+  const name = tool.name as string;
+  const mcp = isMcpShape(tool);
+  const c = name.charCodeAt(0);
+  if (!tool.groups && !mcp && c !== 91 && c !== 0) return name;
+  return JSON.stringify([name, tool.groups ?? null, mcp]);
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The per-layer warning for tools in a foreign shape, naming the adapter that converts them. */
+export function shapeWarning(shape: ForeignShape): string {
+  return shape === 'mcp'
+    ? "tools carry an MCP inputSchema but no parameters, so their parameters are neither searched nor returned; convert MCP tools with the adapter 'tool-search-layer/mcp'"
+    : "tools in the OpenAI shape { type: 'function', function } are skipped; convert them with the adapter 'tool-search-layer/openai'";
+}
+
+function findingsOf(tools: readonly Tool[], signature: readonly string[]): CatalogueInfo {
   const byName = new Map<string, number>();
   const groups = new Map<string, number[]>();
-  const signature = tools.map(signatureOf);
-  tools.forEach((tool, i) => {
-    if (!byName.has(tool.name)) byName.set(tool.name, i);
-    for (const group of tool.groups ?? []) {
+  const kept = new Uint8Array(tools.length);
+  const skipped: string[] = [];
+  const shapes = new Set<ForeignShape>();
+  let counted = 0;
+  tools.forEach((entry: unknown, i) => {
+    const skip = problem(entry);
+    if (skip !== undefined) {
+      if (isRecord(entry) && openAiName(entry) !== undefined) shapes.add('openai');
+      skipped.push(skip.replace('#', String(i)));
+      return;
+    }
+    const tool = entry as Tool;
+    const first = byName.get(tool.name);
+    if (first !== undefined) {
+      skipped.push(`tools[${i}] ("${tool.name}") is skipped: it repeats the name of tools[${first}], which is kept`);
+      return;
+    }
+    if (isMcpShape(tool)) shapes.add('mcp');
+    kept[i] = 1;
+    byName.set(tool.name, i);
+    if (tool.name !== SEARCH_TOOL_NAME) counted++;
+    for (const group of new Set(tool.groups ?? [])) {
       const members = groups.get(group);
       if (members) members.push(i);
       else groups.set(group, [i]);
     }
   });
-  return { byName, groups, source: [...tools], signature };
+  return { byName, groups, kept, counted, skipped, shapes: [...shapes], source: [...tools], signature };
 }
 
+const isToolArray = (source: readonly Tool[] | Pick<Catalogue, 'tools' | 'kept'>): source is readonly Tool[] =>
+  Array.isArray(source);
+
 /**
- * Which positions the model may see: never the search tool itself; with `enabledGroups`, ungrouped
- * tools and tools with at least one enabled group.
+ * Which positions the model may see: only kept entries, never the search tool itself; with `enabledGroups`,
+ * ungrouped tools and tools with at least one enabled group.
  */
 export function visibility(
-  tools: readonly Tool[],
+  source: readonly Tool[] | Pick<Catalogue, 'tools' | 'kept'>,
   enabledGroups: readonly string[] | undefined,
   searchToolName: string,
 ): (id: number) => boolean {
+  // An array (the adapters' converted tools) is inspected here: cached per array, so it costs one lookup.
+  const { tools, kept } = isToolArray(source) ? { tools: source, kept: inspect(source).kept } : source;
   const enabled = enabledGroups && new Set(enabledGroups);
   return (id) => {
-    const tool = tools[id];
-    if (!tool || tool.name === searchToolName) return false;
+    if (kept[id] !== 1) return false;
+    const tool = tools[id] as Tool;
+    if (tool.name === searchToolName) return false;
     if (!enabled || !tool.groups || tool.groups.length === 0) return true;
     return tool.groups.some((group) => enabled.has(group));
   };

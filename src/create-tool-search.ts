@@ -1,6 +1,6 @@
 // The layer: options resolved once, then prepare / search / clear per round.
 import { type CallCheck, type CheckCallOptions, undiscoveredResult, unknownToolResult } from './calls.ts';
-import { type CatalogueInfo, catalogueOf, groupsKey, visibility } from './catalogue.ts';
+import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
 import { namesList } from './names-list.ts';
@@ -8,12 +8,15 @@ import { type ResolvedOptions, resolveOptions, type ToolSearchOptions } from './
 import { expose, listedTools } from './prepare.ts';
 import {
   parseSearchArgs,
+  rankSearch,
   runSearch,
   SEARCH_TOOL_NAME,
   type SearchErrorResult,
   type SearchResult,
   searchToolDefinition,
+  searchWindow,
 } from './search-tool.ts';
+import { createSemanticRanker } from './semantic.ts';
 import { guardStore } from './store.ts';
 import type { Message, Tool } from './types.ts';
 
@@ -90,6 +93,26 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   // tool stays the same object, byte for byte, while the round's tools are unchanged.
   const definitions = new WeakMap<CatalogueInfo, Map<string, Tool>>();
   const byNames = new Map<string, Tool>();
+  const loggingWarn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
+  const semantic =
+    resolved.semantic &&
+    createSemanticRanker(resolved.semantic, loggingWarn, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
+  // Catalogue warnings once per layer: a catalogue already warned about costs one lookup.
+  const warnedCatalogues = new WeakSet<CatalogueInfo>();
+  const warnedEntries = new Set<string>();
+
+  function warnCatalogue(info: CatalogueInfo, warn: (message: string) => void): void {
+    if (warnedCatalogues.has(info)) return;
+    warnedCatalogues.add(info);
+    // Bounded: a layer that lives for days among changing catalogues forgets, and may warn again.
+    if (warnedEntries.size > 10_000) warnedEntries.clear();
+    const messages = [...info.skipped, ...info.shapes.map(shapeWarning)];
+    for (const message of messages) {
+      if (warnedEntries.has(message)) continue;
+      warnedEntries.add(message);
+      warn(message);
+    }
+  }
 
   function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[]): Tool {
     const byGroups = definitions.get(info) ?? new Map<string, Tool>();
@@ -97,7 +120,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     let definition = byGroups.get(key);
     if (!definition) {
       const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts) : '';
-      definition = byNames.get(names) ?? searchToolDefinition(texts, names || undefined);
+      definition = byNames.get(names) ?? searchToolDefinition(texts, names || undefined, semantic !== undefined);
       keepRecent(byNames, names, definition);
       keepRecent(byGroups, key, definition);
     }
@@ -111,13 +134,10 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     return store.update(sessionId, change, warn);
   }
 
-  function bypasses(tools: readonly Tool[]): boolean {
-    let others = 0;
-    for (const tool of tools) if (tool?.name !== SEARCH_TOOL_NAME) others++;
-    return !resolved.enabled || others <= resolved.maxDirectTools;
+  /** Counts the kept tools only: a skipped entry is never sent, so it cannot make a round large. */
+  function bypasses(info: CatalogueInfo): boolean {
+    return !resolved.enabled || info.counted <= resolved.maxDirectTools;
   }
-
-  const loggingWarn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
 
   return {
     options: resolved,
@@ -130,11 +150,16 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         logger.warn(`[tool-search-layer] ${message}`);
       };
       const { sessionId, tools, enabledGroups } = input;
-      if (bypasses(tools)) {
-        return { tools: [...tools], bypassed: true, discovered: [], warnings };
+      if (!resolved.enabled) return { tools: [...tools], bypassed: true, discovered: [], warnings };
+      const info = inspect(tools);
+      warnCatalogue(info, warn);
+      if (bypasses(info)) {
+        // Skipped entries are not sent even when the layer steps aside: a provider would reject the request.
+        const kept = info.skipped.length === 0 ? [...tools] : tools.filter((_, i) => info.kept[i] === 1);
+        return { tools: kept, bypassed: true, discovered: [], warnings };
       }
       const catalogue = catalogueOf(tools);
-      const visible = visibility(tools, enabledGroups, SEARCH_TOOL_NAME);
+      const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
       const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
       const events = readEvents(input.messages, SEARCH_TOOL_NAME, known);
       const record: DiscoveredRecord | undefined = await remember(
@@ -167,8 +192,13 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const parsed = parseSearchArgs(args, texts);
       if (!parsed.ok) return parsed.result;
       const catalogue = catalogueOf(context.tools);
-      const visible = visibility(context.tools, context.enabledGroups, SEARCH_TOOL_NAME);
-      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts);
+      warnCatalogue(catalogue.info, loggingWarn);
+      const visible = visibility(catalogue, context.enabledGroups, SEARCH_TOOL_NAME);
+      const { take } = searchWindow(parsed, resolved.maxSearchResults);
+      const ranked = semantic
+        ? await semantic.rank(catalogue, visible, parsed.query, take)
+        : rankSearch(catalogue, visible, parsed.query, take);
+      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts, ranked);
       if (result.tools.length > 0) {
         const found = result.tools.map((tool) => tool.name);
         await remember(context.sessionId, (current) => applyTouches(current, found, keep), loggingWarn);
@@ -187,12 +217,15 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       if (name === SEARCH_TOOL_NAME) return { ok: true };
       const { sessionId, tools, enabledGroups } = context;
       const catalogue = catalogueOf(tools);
-      const visible = visibility(tools, enabledGroups, SEARCH_TOOL_NAME);
+      warnCatalogue(catalogue.info, loggingWarn);
+      const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
       const id = catalogue.byName.get(name);
+      // A bypassed round sent its tools as they are, enabledGroups aside (SPEC 4.1): what the model was shown may run.
+      if (id !== undefined && (!resolved.enabled || bypasses(catalogue.info))) return { ok: true };
       if (id === undefined || !visible(id)) {
         return { ok: false, result: unknownToolResult(catalogue, visible, name, texts) };
       }
-      if (bypasses(tools) || resolved.alwaysDirectTools.includes(name)) return { ok: true };
+      if (resolved.alwaysDirectTools.includes(name)) return { ok: true };
       const record = await store.get(sessionId, loggingWarn);
       if (record?.order.includes(name)) return { ok: true };
       if (mode === 'discover') {

@@ -10,6 +10,8 @@ export { ToolSearchError } from './errors.ts';
 export type { ResolvedOptions, ToolSearchOptions } from './options.ts';
 export type { FoundTool, SearchErrorResult, SearchResult } from './search-tool.ts';
 export { MAX_RELATED, SEARCH_TOOL_NAME } from './search-tool.ts';
+export type { Embed, ResolvedSemantic, SemanticOptions } from './semantic.ts';
+export { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic-cache.ts';
 export type { DiscoveredStore, RecordUpdate } from './store.ts';
 export type { MemoryStoreOptions } from './stores/memory.ts';
 export { createMemoryStore } from './stores/memory.ts';

@@ -1,5 +1,6 @@
 // The options of createToolSearch: schema, defaults, and errors that name the path and the reason.
 import * as v from 'valibot';
+import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from './semantic.ts';
 import type { DiscoveredStore } from './store.ts';
 import { createMemoryStore } from './stores/memory.ts';
 import { locales, type Texts } from './texts.ts';
@@ -34,6 +35,8 @@ export interface ToolSearchOptions {
   readonly locale?: 'en' | 'zh';
   /** Overrides single texts of the locale. */
   readonly texts?: Partial<Texts>;
+  /** A semantic ranker (the host's embedding model) fused with the built-in ranking. Default: none. */
+  readonly semantic?: SemanticOptions;
 }
 
 /** The options with every default applied and the texts merged. */
@@ -50,6 +53,7 @@ export interface ResolvedOptions {
   readonly storeRetryMs: number;
   readonly logger: Logger;
   readonly texts: Texts;
+  readonly semantic: ResolvedSemantic | undefined;
 }
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
@@ -97,13 +101,14 @@ const schema = v.strictObject(
       v.strictObject(Object.fromEntries(textKeys.map((key) => [key, v.optional(v.string())])), 'is not a text key'),
       {},
     ),
+    semantic: semanticSchema,
   },
   'is not an option',
 );
 
 /** Validates options and applies defaults; throws ToolSearchError naming the option path and the reason. */
 export function resolveOptions(input: unknown): ResolvedOptions {
-  const { locale, texts, store, logger, ...rest } = parseOptions(schema, input, 'createToolSearch');
+  const { locale, texts, store, logger, semantic, ...rest } = parseOptions(schema, input, 'createToolSearch');
   const defined = Object.fromEntries(Object.entries(texts).filter(([, text]) => text !== undefined));
   return Object.freeze({
     ...rest,
@@ -111,5 +116,6 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     store: store ?? createMemoryStore(),
     logger: logger ?? { warn: (message: string) => console.warn(message) },
     texts: Object.freeze({ ...locales[locale], ...defined }),
+    semantic: semantic && Object.freeze({ ...semantic, model: semantic.model }),
   });
 }

@@ -1,7 +1,7 @@
 // The search_tools meta-tool: its definition, its untrusted arguments, and the result the model reads.
 import * as v from 'valibot';
 import type { Catalogue } from './catalogue.ts';
-import { asKeyword, rankTools } from './search/index.ts';
+import { asKeyword, type RankResult, rankTools } from './search/index.ts';
 import { format, type Texts } from './texts.ts';
 import type { JsonSchema, Tool } from './types.ts';
 
@@ -43,15 +43,15 @@ const MAX_KEYWORDS = 64;
 /** Most names in `related`: enough to hint at a group's neighbours without paying for a second names list. */
 export const MAX_RELATED = 10;
 
-/** Builds the search tool's definition; `names` is the names list, if shown. */
-export function searchToolDefinition(texts: Texts, names: string | undefined): Tool {
+/** Builds the search tool's definition; `names` is the names list, if shown; `semantic`: a ranker hook is configured. */
+export function searchToolDefinition(texts: Texts, names: string | undefined, semantic = false): Tool {
   return {
     name: SEARCH_TOOL_NAME,
     description: names ? `${texts.description}\n\n${names}` : texts.description,
     parameters: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: texts.queryParam },
+        query: { type: 'string', description: semantic ? texts.queryParamSemantic : texts.queryParam },
         limit: { type: 'integer', minimum: 1, description: texts.limitParam },
         offset: { type: 'integer', minimum: 0, description: texts.offsetParam },
       },
@@ -131,19 +131,37 @@ function cutQuery(query: string): { query: string; truncated: boolean } {
   return { query: cut, truncated: cut !== query };
 }
 
-/** Runs a parsed search over a catalogue: the ranked page, pagination, related names and hint. */
+/** How many of the ranked set a search needs from the top (offset + limit), and the page size; Infinity: no limit. */
+export function searchWindow(
+  args: Extract<ParsedArgs, { ok: true }>,
+  maxSearchResults: number,
+): { readonly limit: number; readonly take: number; readonly cap: number } {
+  const cap = maxSearchResults === 0 ? Number.POSITIVE_INFINITY : maxSearchResults;
+  const limit = Math.min(args.limit ?? cap, cap);
+  return { limit, take: args.offset + limit, cap };
+}
+
+/** Ranks a parsed search with the built-in ranking alone: the top `take` ids, `found`, the keywords that counted. */
+export function rankSearch(
+  catalogue: Catalogue,
+  visible: (id: number) => boolean,
+  query: string,
+  take: number,
+): RankResult {
+  return rankTools(catalogue.index, query, Number.isFinite(take) ? { visible, take } : { visible });
+}
+
+/** Turns a ranking of a parsed search into the result: the page, pagination, related names and hint. */
 export function runSearch(
   catalogue: Catalogue,
   visible: (id: number) => boolean,
   args: Extract<ParsedArgs, { ok: true }>,
   maxSearchResults: number,
   texts: Texts,
+  ranked: RankResult,
 ): SearchResult {
-  const cap = maxSearchResults === 0 ? Number.POSITIVE_INFINITY : maxSearchResults;
-  const limit = Math.min(args.limit ?? cap, cap);
+  const { limit, take, cap } = searchWindow(args, maxSearchResults);
   const { offset } = args;
-  const take = offset + limit;
-  const ranked = rankTools(catalogue.index, args.query, Number.isFinite(take) ? { visible, take } : { visible });
   const ids = ranked.ids.slice(offset, take);
   const { found } = ranked;
   const tools = ids.map((id) => toFoundTool(catalogue.tools[id] as Tool));

@@ -11,6 +11,8 @@ export interface Texts {
   /** Ends a names list cut by the budget, with group counts: {count}, {groups}. */
   readonly namesMoreGroups: string;
   readonly queryParam: string;
+  /** The query parameter's description when a semantic ranker is configured. */
+  readonly queryParamSemantic: string;
   readonly limitParam: string;
   readonly offsetParam: string;
   /** {found}, {count} */
@@ -58,6 +60,8 @@ const en: Texts = {
     '…and {count} more tools not listed here, in these groups: {groups}. Search by keywords to find them.',
   queryParam:
     'Keywords separated by spaces; a tool matches when any keyword is in its name or description. An empty string lists every tool.',
+  queryParamSemantic:
+    'Keywords separated by spaces, or a short description of the task; a tool matches when any keyword is in its name or description, or when it is close in meaning to the query. An empty string lists every tool.',
   limitParam: 'The most tools to return.',
   offsetParam: 'How many results to skip, for paging.',
   hintFound:
@@ -98,6 +102,8 @@ const zh: Texts = {
   namesMore: '……另有 {count} 个工具未在此列出，请按关键词搜索。',
   namesMoreGroups: '……另有 {count} 个工具未在此列出，分属以下分组：{groups}。请按关键词搜索。',
   queryParam: '搜索关键词，多个用空格分隔；任一关键词出现在工具名称或描述中即算匹配。传空字符串则列出全部工具。',
+  queryParamSemantic:
+    '搜索关键词（多个用空格分隔），或对任务的简短描述；任一关键词出现在工具名称或描述中，或工具与查询语义相近，即算匹配。传空字符串则列出全部工具。',
   limitParam: '最多返回多少个工具。',
   offsetParam: '跳过前多少个结果，用于翻页。',
   hintFound: '共匹配 {found} 个工具，本次返回 {count} 个。下一步可直接按名称调用，参数定义见上。',

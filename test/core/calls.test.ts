@@ -17,6 +17,17 @@ describe('checkCall: calls of tools the model has not discovered', () => {
     expect(await layer.checkCall(few, 'delete_email')).toEqual({ ok: true });
   });
 
+  it('lets through every tool a bypassed round sent, as prepare passed them on unchanged', async () => {
+    const layer = createToolSearch(quiet());
+    const few = { sessionId: 's', tools: catalogue.slice(0, 4), enabledGroups: ['weather'] };
+    expect((await layer.prepare(few)).tools.map((t) => t.name)).toContain('send_email');
+    expect(await layer.checkCall(few, 'send_email')).toEqual({ ok: true });
+    const off = createToolSearch({ ...quiet(), enabled: false });
+    expect(await off.checkCall({ ...context, enabledGroups: [] }, 'get_weather')).toEqual({ ok: true });
+    const unknown = await off.checkCall(context, 'no_such_tool');
+    expect(unknown.ok).toBe(false);
+  });
+
   it("'hint' (the default) names the tool, tells the model to search, and discovers nothing", async () => {
     const layer = createToolSearch(quiet());
     const check = await layer.checkCall(context, 'send_email');

@@ -327,15 +327,10 @@ describe('prepare: inputs', () => {
     await expect(layer.prepare({ sessionId: 's', tools: catalogue, enabledGroups: 'mail' as never })).rejects.toThrow(
       /enabledGroups/,
     );
-    const broken = [...catalogue, { description: 'no name' } as never];
-    await expect(layer.prepare({ sessionId: 's', tools: broken })).rejects.toThrow(/tools\[16\]/);
-    await expect(
-      layer.search({ sessionId: 's', tools: [...catalogue, null as never] }, { query: 'x' }),
-    ).rejects.toThrow(/invalid tool at tools\[16\]/);
-    const badGroups = [...catalogue, { name: 'odd', groups: 'mail' } as never];
-    await expect(layer.prepare({ sessionId: 's', tools: badGroups })).rejects.toThrow(
-      /groups must be an array of strings/,
+    await expect(layer.search({ sessionId: 's', tools: {} as never }, { query: 'x' })).rejects.toThrow(
+      /search: tools must be an array/,
     );
+    // A bad entry in the tools is a third party's mistake, not the host's: it is skipped (hygiene.test.ts).
   });
 
   it('gives the same result whatever else the host does between rounds (no hidden order dependence)', async () => {

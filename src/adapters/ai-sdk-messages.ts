@@ -1,0 +1,89 @@
+// The AI SDK's ModelMessage history, read as the layer's provider-neutral messages.
+import type { ModelMessage } from 'ai';
+import type { Message, ToolCall } from '../types.ts';
+
+type Part = { readonly type?: unknown; readonly [key: string]: unknown };
+
+const isObject = (value: unknown): value is Part => typeof value === 'object' && value !== null;
+
+// Every step re-sends the whole history: a JSON output is serialised once per output object.
+const serialised = new WeakMap<object, string>();
+
+function json(value: unknown): string {
+  if (!isObject(value)) return JSON.stringify(value) ?? 'null';
+  let text = serialised.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value) ?? 'null';
+    serialised.set(value, text);
+  }
+  return text;
+}
+
+/**
+ * A tool result's text as the model reads it, or undefined for a result that is no use of the tool
+ * (the user denied the call) or has a shape this version does not know.
+ */
+function outputText(output: unknown): string | undefined {
+  if (!isObject(output)) return undefined;
+  const { type, value } = output;
+  if ((type === 'text' || type === 'error-text') && typeof value === 'string') return value;
+  if (type === 'json' || type === 'error-json') return json(value);
+  if (type === 'content' && Array.isArray(value)) {
+    return value
+      .filter((item): item is Part => isObject(item) && item.type === 'text' && typeof item.text === 'string')
+      .map((item) => item.text as string)
+      .join('\n');
+  }
+  return undefined;
+}
+
+function text(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = content
+    .filter((part): part is Part => isObject(part) && part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text as string);
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+function toolMessage(part: Part): Message | undefined {
+  if (part.type !== 'tool-result' || typeof part.toolCallId !== 'string') return undefined;
+  const content = outputText(part.output);
+  return content === undefined ? undefined : { role: 'tool', toolCallId: part.toolCallId, content };
+}
+
+/**
+ * Converts an AI SDK message history (`ModelMessage[]`: assistant `tool-call` parts, `tool` messages with
+ * `tool-result` parts) to the layer's `Message[]`. Malformed messages and parts are skipped, never thrown on.
+ */
+export function toLayerMessages(messages: readonly ModelMessage[] | undefined): Message[] {
+  const out: Message[] = [];
+  if (!Array.isArray(messages)) return out;
+  for (const message of messages as readonly unknown[]) {
+    if (!isObject(message)) continue;
+    const { role, content } = message;
+    if (role === 'system' || role === 'user') {
+      out.push({ role, content: text(content) ?? null });
+    } else if (role === 'assistant') {
+      const parts = Array.isArray(content) ? (content as unknown[]).filter(isObject) : [];
+      const toolCalls: ToolCall[] = [];
+      for (const part of parts) {
+        if (part.type === 'tool-call' && typeof part.toolCallId === 'string' && typeof part.toolName === 'string') {
+          toolCalls.push({ id: part.toolCallId, name: part.toolName });
+        }
+      }
+      out.push({ role: 'assistant', content: text(content) ?? null, ...(toolCalls.length > 0 && { toolCalls }) });
+      // Provider-executed tools answer inside the assistant message.
+      for (const part of parts) {
+        const result = toolMessage(part);
+        if (result) out.push(result);
+      }
+    } else if (role === 'tool' && Array.isArray(content)) {
+      for (const part of content as unknown[]) {
+        const result = isObject(part) ? toolMessage(part) : undefined;
+        if (result) out.push(result);
+      }
+    }
+  }
+  return out;
+}

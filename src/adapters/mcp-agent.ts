@@ -1,0 +1,57 @@
+// The Cloudflare Agents SDK's MCP client manager (`this.mcp` of an Agent) as a catalogue source.
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolSearchError } from '../errors.ts';
+import {
+  catalogueOver,
+  checkCatalogueOptions,
+  type Listed,
+  type McpCatalogue,
+  type McpCatalogueOptions,
+} from './mcp-catalogue.ts';
+
+/** A tool of the Cloudflare Agents SDK's `this.mcp.listTools()`: an MCP tool with the id of its server. */
+export type AgentMcpTool = McpSdkTool & { readonly serverId: string };
+
+/** The part of the Agents SDK's `this.mcp` (its `MCPClientManager`) the catalogue uses. */
+export interface AgentMcp {
+  listTools(): readonly AgentMcpTool[];
+  callTool(
+    params: { serverId: string; name: string; arguments?: Record<string, unknown> | undefined },
+    resultSchema?: undefined,
+    options?: RequestOptions,
+  ): Promise<unknown>;
+}
+
+/** Options of the Agents SDK catalogue: readable server names for its generated server ids. */
+export interface AgentCatalogueOptions extends Omit<McpCatalogueOptions, 'watch'> {
+  /** Server id -> name (from `this.getMcpServers().servers[id].name`); default: the id. */
+  readonly serverNames?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * A catalogue of a Cloudflare Agent's MCP tools (`this.mcp`). The Agents SDK keeps its list current;
+ * call `refresh()` to read it again (or build the catalogue per request: indexes are cached by content).
+ */
+export function createAgentMcpCatalogue(mcp: AgentMcp, options: AgentCatalogueOptions = {}): Promise<McpCatalogue> {
+  if (typeof mcp?.listTools !== 'function' || typeof mcp.callTool !== 'function') {
+    throw new ToolSearchError('createAgentMcpCatalogue: mcp must be the Agent’s this.mcp (listTools and callTool)');
+  }
+  checkCatalogueOptions(options, 'createAgentMcpCatalogue');
+  const names = options.serverNames ?? {};
+  const list = async (server?: string): Promise<Listed[]> =>
+    mcp
+      .listTools()
+      .map((tool) => ({
+        server: names[tool.serverId] ?? tool.serverId,
+        tool,
+        call: (args: Record<string, unknown> | undefined, requestOptions?: RequestOptions) =>
+          mcp.callTool(
+            { serverId: tool.serverId, name: tool.name, arguments: args },
+            undefined,
+            requestOptions,
+          ) as Promise<CallToolResult>,
+      }))
+      .filter((entry) => server === undefined || entry.server === server);
+  return catalogueOver(list, options);
+}

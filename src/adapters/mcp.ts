@@ -1,0 +1,125 @@
+// The MCP router: the layer over an MCP catalogue; search results carry the servers' annotations, calls reach their server.
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { UndiscoveredCallMode } from '../calls.ts';
+import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../create-tool-search.ts';
+import { ToolSearchError } from '../errors.ts';
+import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../search-tool.ts';
+import type { McpCatalogue, McpTool } from './mcp-catalogue.ts';
+
+/** A found tool with what its MCP server says about it. */
+export interface McpFoundTool extends FoundTool {
+  /** The server's hints, such as `readOnlyHint` and `destructiveHint`. */
+  readonly annotations?: ToolAnnotations;
+  readonly title?: string;
+  /** The server the tool is on. */
+  readonly server: string;
+}
+
+/** A search result whose tools carry their server and annotations. */
+export interface McpSearchResult extends Omit<SearchResult, 'tools'> {
+  readonly tools: readonly McpFoundTool[];
+}
+
+/** The round's context without tools: the router supplies the catalogue's. */
+export type McpContext = Omit<SearchContext, 'tools'>;
+
+/** The layer bound to an MCP catalogue. */
+export interface McpRouter {
+  readonly catalogue: McpCatalogue;
+  /** `layer.prepare` over the catalogue's current tools. */
+  prepare(input: Omit<PrepareInput, 'tools'>): Promise<PrepareResult>;
+  /** `layer.search` over the catalogue, each found tool with its server and annotations. */
+  search(context: McpContext, args: unknown): Promise<McpSearchResult | SearchErrorResult>;
+  /**
+   * Answers any tool call of the model: `search_tools` is searched; a tool the model may call is called on its
+   * server with its own name; any other call gets the layer's corrective result and reaches no server.
+   */
+  call(context: McpContext, name: string, args: unknown, options?: RequestOptions): Promise<CallToolResult>;
+}
+
+/** How the router answers calls of tools the model was never shown. */
+export interface McpRouterOptions {
+  /** Default 'hint'. */
+  readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
+}
+
+const textResult = (value: unknown, isError: boolean): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+  ...(isError && { isError }),
+});
+
+/** The model's arguments as an object: an object, or a string holding one; undefined for anything else. */
+function argumentsOf(args: unknown): Record<string, unknown> | undefined {
+  let value = args ?? {};
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value || '{}');
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * Binds a layer to an MCP catalogue: prepare and search over its tools, and route the model's calls.
+ * @example
+ * const router = createMcpRouter(createToolSearch(), await createMcpCatalogue({ github, memory }))
+ * const { tools } = await router.prepare({ sessionId, messages })
+ * const result = await router.call({ sessionId }, call.name, call.arguments)
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function createMcpRouter(layer: ToolSearch, catalogue: McpCatalogue, options: McpRouterOptions = {}): McpRouter {
+  if (typeof layer?.prepare !== 'function' || typeof layer.checkCall !== 'function') {
+    throw new ToolSearchError('createMcpRouter: layer must be a layer from createToolSearch()');
+  }
+  if (!Array.isArray(catalogue?.tools) || typeof catalogue.call !== 'function') {
+    throw new ToolSearchError('createMcpRouter: catalogue must come from createMcpCatalogue()');
+  }
+  const mode = options.onUndiscoveredCall ?? 'hint';
+  if (mode !== 'hint' && mode !== 'discover') {
+    throw new ToolSearchError('createMcpRouter: options.onUndiscoveredCall must be "hint" or "discover"');
+  }
+  const withTools = <T extends McpContext>(context: T) => ({ ...context, tools: catalogue.tools });
+
+  const search = async (context: McpContext, args: unknown): Promise<McpSearchResult | SearchErrorResult> => {
+    const { tools } = catalogue;
+    const result = await layer.search({ ...context, tools }, args);
+    if (!('tools' in result)) return result;
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    return { ...result, tools: result.tools.map((found) => decorate(found, byName.get(found.name))) };
+  };
+
+  return {
+    catalogue,
+    prepare: (input) => layer.prepare(withTools(input)),
+    search,
+    async call(context, name, args, requestOptions) {
+      if (name === SEARCH_TOOL_NAME) {
+        const result = await search(context, args);
+        return textResult(result, 'error' in result);
+      }
+      const check = await layer.checkCall(withTools(context), name, { onUndiscoveredCall: mode });
+      if (!check.ok) return textResult(check.result, true);
+      const parsed = argumentsOf(args);
+      if (!parsed) {
+        return textResult({ error: `The arguments of "${name}" must be a JSON object; nothing was called.` }, true);
+      }
+      return catalogue.call(name, parsed, requestOptions);
+    },
+  };
+}
+
+/** The found tool with its server's annotations, in the layer's key order. */
+function decorate(found: FoundTool, tool: McpTool | undefined): McpFoundTool {
+  if (!tool) return found as McpFoundTool;
+  return {
+    ...found,
+    ...(tool.title !== undefined && { title: tool.title }),
+    ...(tool.annotations && { annotations: tool.annotations }),
+    server: tool.server,
+  };
+}

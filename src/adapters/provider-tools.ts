@@ -1,0 +1,181 @@
+// What the OpenAI and Anthropic adapters share: the provider-to-layer tool cache, the strict search
+// schema, and the routing of one tool call (search, corrective result, or execution).
+import type { CallCheck, UndiscoveredCallMode, UndiscoveredCallResult } from '../calls.ts';
+import type { SearchContext, ToolSearch } from '../create-tool-search.ts';
+import { ToolSearchError } from '../errors.ts';
+import type { SearchErrorResult, SearchResult } from '../search-tool.ts';
+import { SEARCH_TOOL_NAME } from '../search-tool.ts';
+import type { JsonSchema, Tool } from '../types.ts';
+
+/** Names a tool's group or groups (an MCP server, a toolset); provider tool objects have no field for it. */
+export type GroupOf = (name: string) => string | readonly string[] | undefined;
+
+/** What a tool executor receives: the call's name, its parsed arguments, and the caller's own tool object. */
+export interface ToolExecution<P> {
+  readonly name: string;
+  /** The model's arguments, parsed from JSON when they were a JSON string. */
+  readonly arguments: unknown;
+  /** The caller's tool object with this name. */
+  readonly tool: P;
+}
+
+/** Runs a tool the model may call; a string result is sent as is, anything else as JSON. */
+export type ExecuteTool<P> = (call: ToolExecution<P>) => unknown;
+
+/** Layer tools for a provider's tools, and the way back to the caller's objects. */
+export interface ConvertedTools<P> {
+  /** The provider's function tools as layer tools, same objects across rounds for the same inputs. */
+  readonly tools: Tool[];
+  /** The tools the layer does not manage (built-in and custom tools); sent as they are. */
+  readonly passthrough: P[];
+  /** The caller's object behind a layer tool. */
+  readonly original: (tool: Tool) => P | undefined;
+}
+
+const noGroups: GroupOf = () => undefined;
+
+/** Converts provider tools to layer tools once per object (and per `groupOf`), so the layer's index is reused. */
+/* @__NO_SIDE_EFFECTS__ */
+export function toolConverter<P extends object>(
+  convert: (tool: P, groupsOf: (name: string) => readonly string[] | undefined) => Tool | undefined,
+): (tools: readonly P[] | undefined, groupOf?: GroupOf) => ConvertedTools<P> {
+  const byGroupOf = new WeakMap<GroupOf, WeakMap<P, Tool | null>>();
+  const originals = new WeakMap<Tool, P>();
+  return (tools, groupOf = noGroups) => {
+    let cache = byGroupOf.get(groupOf);
+    if (!cache) {
+      cache = new WeakMap();
+      byGroupOf.set(groupOf, cache);
+    }
+    const converted: Tool[] = [];
+    const passthrough: P[] = [];
+    for (const tool of tools ?? []) {
+      let layerTool = cache.get(tool);
+      if (layerTool === undefined) {
+        layerTool = convert(tool, (name) => groupList(groupOf(name))) ?? null;
+        cache.set(tool, layerTool);
+        if (layerTool) originals.set(layerTool, tool);
+      }
+      if (layerTool) converted.push(layerTool);
+      else passthrough.push(tool);
+    }
+    return { tools: converted, passthrough, original: (tool) => originals.get(tool) };
+  };
+}
+
+function groupList(groups: string | readonly string[] | undefined): readonly string[] | undefined {
+  if (groups === undefined) return undefined;
+  return typeof groups === 'string' ? [groups] : groups;
+}
+
+/** A layer tool from a name, description and schema, leaving out absent fields (the layer's types are exact). */
+export function layerTool(
+  name: string,
+  description: string | null | undefined,
+  parameters: unknown,
+  groups: readonly string[] | undefined,
+): Tool {
+  return {
+    name,
+    ...(typeof description === 'string' && { description }),
+    ...(parameters !== undefined && parameters !== null && { parameters: parameters as JsonSchema }),
+    ...(groups && { groups }),
+  };
+}
+
+const strictSchemas = new WeakMap<Tool, JsonSchema>();
+
+/**
+ * The search tool's parameters for OpenAI strict mode: every property required, `limit` and `offset`
+ * nullable, no other properties (https://platform.openai.com/docs/guides/function-calling#strict-mode).
+ * The layer reads null as "not given".
+ */
+export function strictSearchParameters(searchTool: Tool): JsonSchema {
+  let schema = strictSchemas.get(searchTool);
+  if (!schema) {
+    const properties = (searchTool.parameters?.properties ?? {}) as Record<string, { description?: string }>;
+    const nullableInteger = (key: string) => ({
+      type: ['integer', 'null'],
+      ...(properties[key]?.description !== undefined && { description: properties[key]?.description }),
+    });
+    schema = {
+      type: 'object',
+      properties: {
+        query: { type: 'string', ...(properties.query?.description && { description: properties.query.description }) },
+        limit: nullableInteger('limit'),
+        offset: nullableInteger('offset'),
+      },
+      required: ['query', 'limit', 'offset'],
+      additionalProperties: false,
+    };
+    strictSchemas.set(searchTool, schema);
+  }
+  return schema;
+}
+
+/** The outcome of one tool call, before it is put in the provider's shape. */
+export type RoutedCall =
+  | { readonly kind: 'search'; readonly result: SearchResult | SearchErrorResult }
+  | { readonly kind: 'corrective'; readonly result: UndiscoveredCallResult }
+  | { readonly kind: 'executed'; readonly output: string };
+
+/** Parses JSON arguments when they are a JSON string; anything else is passed on as it is. */
+export function parseArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+/** The text a tool result carries: strings as they are, anything else as JSON. */
+export function outputText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  return JSON.stringify(output) ?? '';
+}
+
+/**
+ * Routes one tool call: `search_tools` to `layer.search`; any other name through `layer.checkCall`,
+ * executing it only when the model may call it (its schema was shown to the model), else the corrective result.
+ */
+export async function routeCall<P>(
+  layer: ToolSearch,
+  context: SearchContext,
+  call: { readonly name: string; readonly arguments: unknown },
+  options: {
+    readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
+    readonly original: (tool: Tool) => P | undefined;
+    readonly execute?: ExecuteTool<P> | undefined;
+    /** The caller's tools the layer does not manage (always sent), by name. */
+    readonly passthrough?: ((name: string) => P | undefined) | undefined;
+  },
+): Promise<RoutedCall> {
+  if (call.name === SEARCH_TOOL_NAME) {
+    return { kind: 'search', result: await layer.search(context, call.arguments) };
+  }
+  const unmanaged = options.passthrough?.(call.name);
+  if (unmanaged !== undefined && !context.tools.some((tool) => tool.name === call.name)) {
+    return execute(options.execute, call, unmanaged);
+  }
+  const check: CallCheck = await layer.checkCall(
+    context,
+    call.name,
+    options.onUndiscoveredCall ? { onUndiscoveredCall: options.onUndiscoveredCall } : undefined,
+  );
+  if (!check.ok) return { kind: 'corrective', result: check.result };
+  const tool = context.tools.find((t) => t.name === call.name);
+  return execute(options.execute, call, tool && options.original(tool));
+}
+
+async function execute<P>(
+  run: ExecuteTool<P> | undefined,
+  call: { readonly name: string; readonly arguments: unknown },
+  tool: P | undefined,
+): Promise<RoutedCall> {
+  if (!run || tool === undefined) {
+    throw new ToolSearchError(`no executor for the tool call "${call.name}": pass execute, or answer it yourself`);
+  }
+  const output = await run({ name: call.name, arguments: parseArguments(call.arguments), tool });
+  return { kind: 'executed', output: outputText(output) };
+}

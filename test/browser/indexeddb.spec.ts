@@ -1,0 +1,134 @@
+// The IndexedDB store's acceptance test: two tabs of one origin discover different tools in the same
+// session at the same moment; after both finish and a tab reloads, every discovery of both is there.
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { catalogue } from '../core/fixtures.ts';
+
+interface TabRun {
+  found: string[];
+  started: number;
+  ended: number;
+  warnings: string[];
+}
+
+/** A tab on the store's page; page errors and console errors land in `problems`. */
+async function openTab(context: BrowserContext, problems: string[]): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+  });
+  await page.goto('/indexeddb.html');
+  await expect(page.locator('#status')).toHaveText('ready');
+  return page;
+}
+
+/** Starts `work` in every tab, then releases them all with one BroadcastChannel message, so their store calls overlap. */
+async function together<A>(tabs: Page[], args: A[], work: (arg: A) => Promise<TabRun>): Promise<TabRun[]> {
+  const runs = tabs.map((tab, i) => tab.evaluate(work, args[i] as A));
+  for (const tab of tabs) await tab.waitForFunction(() => (window as unknown as { waiting?: boolean }).waiting);
+  await tabs[0]?.evaluate(() => new BroadcastChannel('start').postMessage('go'));
+  return Promise.all(runs);
+}
+
+/** One tab's share of the race: each query searched, then a prepare round over the history so far. */
+async function searchAndPrepare(arg: {
+  sessionId: string;
+  tools: unknown[];
+  queries: string[];
+  parallel: boolean;
+}): Promise<TabRun> {
+  const { createToolSearch, SEARCH_TOOL_NAME } = window.toolSearchLayer;
+  const { createIndexedDbStore } = window.toolSearchIndexedDb;
+  // Held until every tab is here (see `together`).
+  await new Promise<void>((resolve) => {
+    const channel = new BroadcastChannel('start');
+    channel.onmessage = () => {
+      channel.close();
+      resolve();
+    };
+    (window as unknown as { waiting: boolean }).waiting = true;
+  });
+  const warnings: string[] = [];
+  const layer = createToolSearch({
+    store: createIndexedDbStore(),
+    maxDiscoveredKeep: 0,
+    logger: { warn: (m) => warnings.push(m) },
+  });
+  const context = { sessionId: arg.sessionId, tools: arg.tools as never[] };
+  const started = performance.timeOrigin + performance.now();
+  const found: string[] = [];
+  const one = async (query: string, i: number, messages: unknown[]) => {
+    const args = { query, limit: 2 };
+    const result = await layer.search(context, args);
+    if ('tools' in result) found.push(...result.tools.map((t) => t.name));
+    const id = `${arg.queries[0]}-${i}`;
+    messages.push(
+      { role: 'user', content: query },
+      {
+        role: 'assistant',
+        content: null,
+        toolCalls: [{ id, name: SEARCH_TOOL_NAME, arguments: JSON.stringify(args) }],
+      },
+      { role: 'tool', toolCallId: id, content: JSON.stringify(result) },
+    );
+    await layer.prepare({ ...context, messages: messages as never[] });
+  };
+  if (arg.parallel) {
+    await Promise.all(arg.queries.map((query, i) => one(query, i, [])));
+  } else {
+    const history: unknown[] = [];
+    for (const [i, query] of arg.queries.entries()) await one(query, i, history);
+  }
+  return { found, started, ended: performance.timeOrigin + performance.now(), warnings };
+}
+
+/** What a fresh layer in this tab exposes for the session: the store's view after a reload. */
+function discoveredIn(tab: Page, sessionId: string): Promise<string[]> {
+  return tab.evaluate(
+    async ({ sessionId, tools }) => {
+      const { createToolSearch } = window.toolSearchLayer;
+      const { createIndexedDbStore } = window.toolSearchIndexedDb;
+      const layer = createToolSearch({ store: createIndexedDbStore(), maxDiscoveredKeep: 0 });
+      const round = await layer.prepare({ sessionId, tools: tools as never[] });
+      return [...round.discovered];
+    },
+    { sessionId, tools: catalogue as unknown[] },
+  );
+}
+
+const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
+
+for (const parallel of [false, true]) {
+  const shape = parallel ? 'every search at once' : 'search, then prepare, in turn';
+  test(`two tabs, one session, different tools at the same moment (${shape}): nothing lost after a reload`, async ({
+    context,
+  }) => {
+    const problems: string[] = [];
+    const tabs = [await openTab(context, problems), await openTab(context, problems)];
+    const [first, second] = tabs as [Page, Page];
+    const sessionId = `race-${parallel ? 'parallel' : 'turns'}`;
+    const queries = [
+      ['email', 'weather forecast', 'stock price', 'translate'],
+      ['file', 'calendar event', 'currency', 'directory'],
+    ];
+    const runs = await together(
+      tabs,
+      queries.map((q) => ({ sessionId, tools: catalogue as unknown[], queries: q, parallel })),
+      searchAndPrepare,
+    );
+    const [a, b] = runs as [TabRun, TabRun];
+    expect(a.started < b.ended && b.started < a.ended, 'the two tabs ran at the same time').toBe(true);
+    expect(a.warnings, 'no tab fell back to memory').toEqual([]);
+    expect(b.warnings).toEqual([]);
+    expect(a.found).toEqual(expect.arrayContaining(['send_email']));
+    expect(b.found).toEqual(expect.arrayContaining(['read_file']));
+    const everything = sorted([...a.found, ...b.found]);
+    expect(everything.length).toBeGreaterThanOrEqual(8);
+
+    await first.reload();
+    await expect(first.locator('#status')).toHaveText('ready');
+    expect(sorted(await discoveredIn(first, sessionId))).toEqual(everything);
+    expect(sorted(await discoveredIn(second, sessionId))).toEqual(everything);
+    expect(problems, 'errors in the tabs').toEqual([]);
+  });
+}

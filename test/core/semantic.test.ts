@@ -1,0 +1,321 @@
+// The ranker hook (SPEC section 10): a host embedding model fused with the built-in ranking.
+import {
+  createToolSearch,
+  type SearchErrorResult,
+  type SearchResult,
+  type SemanticOptions,
+  type Tool,
+} from 'tool-search-layer';
+import { describe, expect, it } from 'vitest';
+import { catalogue, names, recordingLogger } from './fixtures.ts';
+
+const ok = (result: SearchResult | SearchErrorResult): SearchResult => {
+  if ('error' in result) throw new Error(result.error);
+  return result;
+};
+
+// A deterministic model: words fold to a concept through a small synonym table, then hash into 64 dimensions.
+const concepts: Record<string, string> = {
+  rainy: 'weather',
+  rain: 'weather',
+  umbrella: 'weather',
+  forecast: 'weather',
+  conditions: 'weather',
+  letter: 'email',
+  mail: 'email',
+  message: 'email',
+  messages: 'email',
+  inbox: 'email',
+  appointment: 'calendar',
+  meeting: 'calendar',
+  event: 'calendar',
+  events: 'calendar',
+};
+const STOP = new Set(['a', 'an', 'the', 'for', 'of', 'to', 'in', 'by', 'get', 'send', 'read', 'list', 'next']);
+
+function bagOfConcepts(text: string): number[] {
+  const vector = new Array<number>(64).fill(0);
+  for (const raw of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    if (STOP.has(raw)) continue;
+    const word = concepts[raw] ?? raw;
+    let h = 7;
+    for (let i = 0; i < word.length; i++) h = (h * 31 + word.charCodeAt(i)) % 64;
+    vector[h] = (vector[h] as number) + 1;
+  }
+  return vector;
+}
+
+/** An embed function with its own identity (so its cache entries are its own), counting its calls. */
+function countingEmbed(vectorOf: (text: string, kind: 'tool' | 'query') => number[] = bagOfConcepts) {
+  const calls: { kind: 'tool' | 'query'; texts: string[] }[] = [];
+  const embed: SemanticOptions['embed'] = async (texts, kind) => {
+    calls.push({ kind, texts });
+    return texts.map((text) => vectorOf(text, kind));
+  };
+  return { embed, calls, toolCalls: () => calls.filter((c) => c.kind === 'tool') };
+}
+
+const quiet = () => ({ logger: recordingLogger() });
+
+// The built-in order for "apple" is pie, tart; the test model ranks tart (cosine 1), cherry (0.8), pie (0.35), salad (0.3).
+const desserts: Tool[] = [
+  { name: 'apple_pie', description: 'apple apple apple pie' },
+  { name: 'apple_tart', description: 'a tart with apple' },
+  { name: 'cherry_cake', description: 'cherry cake' },
+  { name: 'bread', description: 'bread' },
+  { name: 'soup', description: 'soup' },
+  { name: 'salad', description: 'salad' },
+];
+const dessertVectors: Record<string, number[]> = {
+  apple_pie: [0.35, 0.9367],
+  apple_tart: [1, 0],
+  cherry_cake: [0.8, 0.6],
+  bread: [0, 1],
+  soup: [-1, 0],
+  salad: [0.3, -0.95],
+};
+const dessertModel = (text: string, kind: 'tool' | 'query'): number[] =>
+  kind === 'query' ? [1, 0] : (dessertVectors[text.split('.')[0]?.replace(' ', '_') as string] ?? [0, 0]);
+
+describe('the semantic ranker hook', () => {
+  it('fuses by weighted reciprocal rank: the built-in ranking leads by default, an equal weight reorders', async () => {
+    const plain = ok(await createToolSearch(quiet()).search({ sessionId: 's', tools: desserts }, { query: 'apple' }));
+    expect(names(plain.tools)).toEqual(['apple_pie', 'apple_tart']);
+    const fused = async (semantic: Partial<SemanticOptions>) => {
+      const layer = createToolSearch({
+        ...quiet(),
+        semantic: { embed: countingEmbed(dessertModel).embed, ...semantic },
+      });
+      return ok(await layer.search({ sessionId: 's', tools: desserts }, { query: 'apple' }));
+    };
+    // pie: 1/61 + 0.5/63 = 0.024330 > tart: 1/62 + 0.5/61 = 0.024326; cherry_cake joins (cosine 0.8 >= 0.5).
+    const byDefault = await fused({});
+    expect(names(byDefault.tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake']);
+    expect(byDefault.found).toBe(3);
+    // With weight 1: tart 1/62 + 1/61 > pie 1/61 + 1/63.
+    expect(names((await fused({ weight: 1 })).tools)).toEqual(['apple_tart', 'apple_pie', 'cherry_cake']);
+    // Weight 0 keeps the built-in order; the floor still lets close tools join, after the keyword matches.
+    expect(names((await fused({ weight: 0 })).tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake']);
+  });
+
+  it('lets a tool join only at or above the similarity floor; found counts it', async () => {
+    const search = async (minSimilarity: number) => {
+      const layer = createToolSearch({
+        ...quiet(),
+        semantic: { embed: countingEmbed(dessertModel).embed, minSimilarity },
+      });
+      return ok(await layer.search({ sessionId: 's', tools: desserts }, { query: 'apple' }));
+    };
+    expect(names((await search(0.9)).tools)).toEqual(['apple_pie', 'apple_tart']);
+    expect((await search(0.8)).found).toBe(3);
+    // salad's cosine is 0.3: it joins at 0.3, soup (-1) never does.
+    const low = await search(0.3);
+    expect(names(low.tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake', 'salad']);
+    expect(low.found).toBe(4);
+  });
+
+  it('finds tools close in meaning that share no keyword with the query', async () => {
+    const plain = createToolSearch(quiet());
+    expect(ok(await plain.search({ sessionId: 's', tools: catalogue }, { query: 'rainy umbrella' })).found).toBe(0);
+    const layer = createToolSearch({ ...quiet(), semantic: { embed: countingEmbed().embed } });
+    const rainy = ok(await layer.search({ sessionId: 's', tools: catalogue }, { query: 'rainy umbrella' }));
+    expect(names(rainy.tools)).toContain('get_weather');
+    expect(names(rainy.tools)).toContain('get_forecast');
+    expect(rainy.found).toBe(rainy.tools.length);
+    // The found tools join the discovered set like any other.
+    const out = await layer.prepare({ sessionId: 's', tools: catalogue });
+    expect(out.discovered).toEqual(names(rainy.tools));
+  });
+
+  it('embeds the tools of a catalogue once, in batches of 64, shared by every layer with that embed; a query once', async () => {
+    const many: Tool[] = Array.from({ length: 150 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `does thing number ${i} with weather`,
+    }));
+    const counting = countingEmbed();
+    const a = createToolSearch({ ...quiet(), semantic: { embed: counting.embed } });
+    const b = createToolSearch({ ...quiet(), semantic: { embed: counting.embed } });
+    await a.search({ sessionId: 's', tools: many }, { query: 'rainy weather' });
+    expect(counting.toolCalls().map((c) => c.texts.length)).toEqual([64, 64, 22]);
+    expect(counting.calls.filter((c) => c.kind === 'query')).toEqual([{ kind: 'query', texts: ['rainy weather'] }]);
+    // A second layer, a new array of equal tools, another query, and the next page of the first query.
+    await b.search({ sessionId: 's', tools: many.map((t) => ({ ...t })) }, { query: 'forecast' });
+    await b.search({ sessionId: 's', tools: many }, { query: 'rainy weather', offset: 5 });
+    expect(counting.toolCalls()).toHaveLength(3);
+    expect(counting.calls.filter((c) => c.kind === 'query').map((c) => c.texts)).toEqual([
+      ['rainy weather'],
+      ['forecast'],
+    ]);
+    // A tool whose text changed is embedded again, alone.
+    const changed = [...many.slice(0, -1), { name: 'tool_149', description: 'now about email' }];
+    await b.search({ sessionId: 's', tools: changed }, { query: 'forecast' });
+    expect(counting.toolCalls().at(-1)?.texts).toEqual(['tool 149. now about email']);
+  });
+
+  it('shares vectors between embed functions that name the same model (a per-request embed in a Worker)', async () => {
+    const tools = catalogue.map((t) => ({ ...t, description: `${t.description} (model test)` }));
+    const first = countingEmbed();
+    const second = countingEmbed();
+    const model = `test-model-${Math.random()}`;
+    await createToolSearch({ ...quiet(), semantic: { embed: first.embed, model } }).search(
+      { sessionId: 's', tools },
+      { query: 'rainy' },
+    );
+    await createToolSearch({ ...quiet(), semantic: { embed: second.embed, model } }).search(
+      { sessionId: 's', tools },
+      { query: 'rainy' },
+    );
+    expect(first.calls).toHaveLength(2);
+    expect(second.calls).toHaveLength(0);
+  });
+
+  it('asks nothing of the model for an empty query or a query without keywords', async () => {
+    const counting = countingEmbed();
+    const layer = createToolSearch({ ...quiet(), semantic: { embed: counting.embed } });
+    const all = ok(await layer.search({ sessionId: 's', tools: catalogue }, { query: '' }));
+    expect(all.found).toBe(catalogue.length);
+    expect(ok(await layer.search({ sessionId: 's', tools: catalogue }, { query: 'the a of' })).found).toBe(0);
+    expect(counting.calls).toEqual([]);
+  });
+
+  it('answers with the built-in ranking alone when embed throws, warning once per layer', async () => {
+    const logger = recordingLogger();
+    const debug: string[] = [];
+    const layer = createToolSearch({
+      logger: { warn: logger.warn, debug: (m) => debug.push(m) },
+      semantic: {
+        embed: async () => {
+          throw new Error('quota exceeded');
+        },
+      },
+    });
+    const plain = createToolSearch(quiet());
+    for (const query of ['weather forecast', 'email']) {
+      const context = { sessionId: 's', tools: catalogue };
+      expect(ok(await layer.search(context, { query }))).toEqual(ok(await plain.search(context, { query })));
+    }
+    expect(logger.lines).toEqual([
+      '[tool-search-layer] the semantic ranker failed (quota exceeded); this search used the built-in ranking alone (warned once per layer)',
+    ]);
+    expect(debug.filter((line) => line.includes('semantic ranker failed'))).toHaveLength(1);
+  });
+
+  it('answers with the built-in ranking alone when embed hangs past timeoutMs', async () => {
+    const logger = recordingLogger();
+    const layer = createToolSearch({ logger, semantic: { embed: () => new Promise(() => {}), timeoutMs: 30 } });
+    const started = Date.now();
+    const result = ok(await layer.search({ sessionId: 's', tools: catalogue }, { query: 'weather' }));
+    expect(Date.now() - started).toBeLessThan(1000);
+    const plain = ok(
+      await createToolSearch(quiet()).search({ sessionId: 's', tools: catalogue }, { query: 'weather' }),
+    );
+    expect(result).toEqual(plain);
+    expect(logger.lines).toEqual([expect.stringContaining('embed did not answer within 30 ms')]);
+  });
+
+  it('keeps the vectors a slow model sends after the timeout for the next search', async () => {
+    const tools = catalogue.map((t) => ({ ...t, description: `${t.description} (slow test)` }));
+    const counting = countingEmbed();
+    const slow: SemanticOptions['embed'] = (texts, kind) =>
+      new Promise((resolve) => setTimeout(() => resolve(counting.embed(texts, kind)), 60));
+    const layer = createToolSearch({ ...quiet(), semantic: { embed: slow, timeoutMs: 20 } });
+    const first = ok(await layer.search({ sessionId: 's', tools }, { query: 'rainy' }));
+    expect(first.found).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const second = ok(await layer.search({ sessionId: 's', tools }, { query: 'rainy' }));
+    expect(names(second.tools)).toContain('get_weather');
+    expect(counting.toolCalls()).toHaveLength(1);
+  });
+
+  it('falls back when embed returns the wrong number or shape of vectors', async () => {
+    for (const [reply, reason] of [
+      [[], /an array of \d+ vectors/],
+      [null, /an array of \d+ vectors/],
+      [['x'], /./],
+    ] as const) {
+      const logger = recordingLogger();
+      const layer = createToolSearch({
+        logger,
+        semantic: { embed: async (texts) => (texts.length === 1 ? [[1, 0]] : (reply as never)) },
+      });
+      const result = ok(await layer.search({ sessionId: 's', tools: catalogue }, { query: 'email' }));
+      expect(result.found).toBeGreaterThan(0);
+      expect(logger.lines[0]).toMatch(reason);
+    }
+  });
+
+  it('pages stably: the pages of a fused ranking add up to the whole ranking', async () => {
+    const layer = createToolSearch({ ...quiet(), maxSearchResults: 0, semantic: { embed: countingEmbed().embed } });
+    const context = { sessionId: 's', tools: catalogue };
+    const query = 'email message calendar weather rain';
+    const whole = ok(await layer.search(context, { query }));
+    expect(whole.found).toBeGreaterThan(6);
+    const paged: string[] = [];
+    for (let offset = 0; offset < whole.found; offset += 2) {
+      const page = ok(await layer.search(context, { query, limit: 2, offset }));
+      expect(page.pagination?.total).toBe(whole.found);
+      paged.push(...names(page.tools));
+    }
+    expect(paged).toEqual(names(whole.tools));
+    // The substring floor holds: every tool the built-in ranking finds is in the fused result set.
+    const plain = ok(await createToolSearch({ ...quiet(), maxSearchResults: 0 }).search(context, { query }));
+    expect(names(whole.tools)).toEqual(expect.arrayContaining(names(plain.tools)));
+    // Another layer, and the same layer again, give the same order: nothing depends on the session.
+    const again = createToolSearch({ ...quiet(), maxSearchResults: 0, semantic: { embed: countingEmbed().embed } });
+    expect(names(ok(await again.search({ sessionId: 'other', tools: catalogue }, { query })).tools)).toEqual(
+      names(whole.tools),
+    );
+  });
+
+  it('never embeds, returns, counts or relates a tool outside the enabled groups', async () => {
+    const counting = countingEmbed();
+    const layer = createToolSearch({
+      ...quiet(),
+      maxSearchResults: 0,
+      semantic: { embed: counting.embed, minSimilarity: -1 },
+    });
+    const result = ok(
+      await layer.search({ sessionId: 's', tools: catalogue, enabledGroups: ['mail'] }, { query: 'rainy weather' }),
+    );
+    const shown = [...names(result.tools), ...result.related];
+    expect(shown).not.toContain('get_weather');
+    expect(shown.every((name) => !/weather|forecast|event|file|directory|Stock|Currency/.test(name))).toBe(true);
+    // minSimilarity -1 lets every visible tool join: exactly the ungrouped and mail tools, the only ones embedded.
+    expect(result.found).toBe(6);
+    expect(counting.toolCalls().flatMap((c) => c.texts)).toHaveLength(6);
+  });
+
+  it('skipped catalogue entries are never embedded or returned', async () => {
+    const counting = countingEmbed();
+    const layer = createToolSearch({ ...quiet(), semantic: { embed: counting.embed, minSimilarity: -1 } });
+    const tools = [...catalogue, { name: '', description: 'rainy ghost' } as Tool, catalogue[3] as Tool];
+    const result = ok(await layer.search({ sessionId: 's', tools }, { query: 'rainy', limit: 50 }));
+    expect(result.found).toBe(catalogue.length);
+    expect(counting.toolCalls().flatMap((c) => c.texts)).toHaveLength(catalogue.length);
+  });
+
+  it('says in the search tool that a query may describe the task, in both locales', async () => {
+    const semantic = { embed: countingEmbed().embed };
+    for (const locale of ['en', 'zh'] as const) {
+      const layer = createToolSearch({ ...quiet(), locale, semantic });
+      const out = await layer.prepare({ sessionId: 's', tools: catalogue });
+      const { parameters } = out.tools[0] as Tool;
+      const { query } = (parameters as { properties: { query: { description: string } } }).properties;
+      expect(query.description).toBe(layer.options.texts.queryParamSemantic);
+    }
+  });
+
+  it('validates the option, naming every invalid field', () => {
+    expect(() => createToolSearch({ semantic: {} as never })).toThrow(/"semantic.embed": is required/);
+    expect(() =>
+      createToolSearch({ semantic: { embed: async () => [], weight: -1, minSimilarity: 2, timeoutMs: 0 } }),
+    ).toThrow(
+      /"semantic.weight": must be 0 or more \(received -1\); "semantic.minSimilarity": must be 1 or less \(received 2\); "semantic.timeoutMs": must be 1 or more \(received 0\)/,
+    );
+    expect(() => createToolSearch({ semantic: { embed: 'x' as never } })).toThrow(
+      /"semantic.embed": must be a function/,
+    );
+    const { options } = createToolSearch({ semantic: { embed: async () => [] } });
+    expect(options.semantic).toMatchObject({ weight: 0.5, minSimilarity: 0.5, timeoutMs: 2000 });
+  });
+});
