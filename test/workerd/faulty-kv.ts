@@ -18,6 +18,8 @@ export interface Faults {
   rateLimit?: boolean;
   /** 'fail': every call throws a 429; 'hang': every call never settles. Default 'ok'. */
   mode?: 'ok' | 'fail' | 'hang';
+  /** The next this many puts answer 429 (counted down). */
+  failPuts?: number;
 }
 
 export function kvNetwork(): KvNetwork {
@@ -52,6 +54,10 @@ export function faultyKv(real: KVNamespace, network: KvNetwork, location: string
       await gate();
       const last = network.log.get(key)?.at(-1);
       if ((faults.rateLimit ?? true) && last && Date.now() - last.at < 1000) throw tooMany();
+      if (faults.failPuts) {
+        faults.failPuts--;
+        throw tooMany();
+      }
       record(key, value);
       network.writes++;
       await real.put(key, value, options);

@@ -28,6 +28,29 @@ describe('cloudflare-kv store', () => {
     expect(await next.get('s')).toEqual(['x', 'y']);
   });
 
+  it('retries a deferred write that KV answers with 429 a second later, and it lands', async () => {
+    const network = kvNetwork();
+    const prefix = freshPrefix();
+    const request = requestContext();
+    const namespace = faultyKv(real, network, 'a', { failPuts: 1 });
+    const store = createKvStore({ namespace, prefix, waitUntil: request.waitUntil });
+    const started = Date.now();
+    await store.update('s', append('x'));
+    await request.settle();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(network.writes).toBe(1);
+    expect(await createKvStore({ namespace: real, prefix }).get('s')).toEqual(['x']);
+  });
+
+  it('gives up a deferred write after 4 attempts, rejecting the waitUntil promise with the session named', async () => {
+    const request = requestContext();
+    const namespace = faultyKv(real, kvNetwork(), 'a', { failPuts: 100 });
+    const store = createKvStore({ namespace, prefix: freshPrefix(), waitUntil: request.waitUntil });
+    // The round itself is answered: the write comes after it.
+    expect(await store.update('s', append('x'))).toEqual(['x']);
+    await expect(request.settle()).rejects.toThrow(/store "cloudflare-kv" could not write session "s" in 4 attempts/);
+  }, 15_000);
+
   it('writes inline without waitUntil, one write per key per second', async () => {
     const network = kvNetwork();
     const prefix = freshPrefix();
