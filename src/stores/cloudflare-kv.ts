@@ -12,7 +12,7 @@ export interface KvStoreOptions {
   readonly namespace: KVNamespace;
   /** Prefix of every key this store writes. Default `'tsl:'`. */
   readonly prefix?: string;
-  /** Sessions untouched for this long expire, in seconds (KV's minimum is 60). Default: never. */
+  /** A session not written for this long expires, in seconds (KV's minimum is 60; reads do not extend it). Default: never. */
   readonly ttlSeconds?: number;
   /** The request's `ctx.waitUntil`: writes are deferred past the response, coalesced and verified. Without it each write is made inline and not verified. */
   readonly waitUntil?: (promise: Promise<unknown>) => void;
