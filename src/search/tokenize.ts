@@ -5,6 +5,8 @@ import { isStopword } from './stopwords.ts';
 const CJK = '\\u3040-\\u30ff\\u3400-\\u9fff\\uf900-\\ufaff';
 let word: RegExp | undefined;
 const CAMEL = /(\p{Ll}|\d)(?=\p{Lu})|(\p{Lu})(?=\p{Lu}\p{Ll})/gu;
+const BRAND =
+  /(?<![\p{L}\d])[\p{L}\d]{1,4}(?:&[\p{L}\d]{1,4})+(?![\p{L}\d])|(?<![\p{L}\d])\p{L}{1,2}(?:\+\+|#)(?![\p{L}\d+#])/gu;
 
 let segmenter: Intl.Segmenter | null | undefined;
 let stems: Map<string, string> | undefined;
@@ -28,24 +30,61 @@ function segment(run: string, out: string[]): void {
   }
 }
 
-/** Adds a lower-cased Latin word as its stem, unless it is a stopword or a single letter. */
-function add(w: string, out: string[]): void {
+// Words Porter stems into a common, unrelated word ("news" into "new"): kept whole instead.
+const KEEP = new Set(['news']);
+
+/** The stem of a lower-cased Latin word, cached. */
+function stemOf(w: string): string {
   stems ??= new Map();
   let s = stems.get(w);
   if (s === undefined) {
     // Bounded, so that a stream of odd queries cannot grow it without end.
     if (stems.size > 50_000) stems.clear();
-    s = w.length < 2 || isStopword(w) ? '' : stemmer(w);
+    s = KEEP.has(w) ? w : stemmer(w);
     stems.set(w, s);
   }
-  if (s) out.push(s);
+  return s;
 }
 
-/** Turns text into search terms: identifiers split, lower-cased, stopwords and one-letter words dropped, stemmed, CJK segmented. */
-export function tokenize(text: string, out: string[] = []): string[] {
+/** Adds a lower-cased Latin word as its stem, unless it is a stopword or a single letter. */
+function add(w: string, out: string[]): void {
+  if (w.length > 1 && !isStopword(w)) out.push(stemOf(w));
+}
+
+/**
+ * Adds a word that may be camel-case: its parts, and beside them joined forms that the split would lose: the whole
+ * word, and a part too weak to stand alone (one letter, a stopword) joined to the next ("iPhoneBackup": "iphone").
+ */
+function addWord(w: string, out: string[], joined: number[] | undefined): void {
+  const lower = w.toLowerCase();
+  const split = w.replace(CAMEL, '$1$2 ');
+  if (split.length === w.length) {
+    add(lower, out);
+    return;
+  }
+  const parts = split.toLowerCase().split(' ');
+  for (const part of parts) add(part, out);
+  const extra = (form: string): void => {
+    joined?.push(out.length);
+    out.push(stemOf(form));
+  };
+  for (let i = 0; i + 2 < parts.length; i++) {
+    const part = parts[i] as string;
+    if (part.length < 2 || isStopword(part)) extra(part + (parts[i + 1] as string));
+  }
+  // Kept even when a part is a stopword or one letter: "YouTube" must not shrink to "tube", nor "eBay" to "bay".
+  extra(lower);
+}
+
+/**
+ * Turns text into search terms: identifiers split, lower-cased, stopwords and one-letter words dropped, stemmed, CJK
+ * segmented. `joined` receives the positions in `out` of the joined forms of camel-case words, which the index keeps
+ * out of field lengths and prefix matching (they only repeat their parts).
+ */
+export function tokenize(text: string, out: string[] = [], joined?: number[]): string[] {
   word ??= new RegExp(`[${CJK}]+|[^\\s\\p{P}\\p{S}${CJK}]+`, 'gu');
-  // The Unicode patterns below cost most of a build; printable ASCII with nothing for CAMEL to split is read by hand.
-  if (!/[a-z\d][A-Z]|[A-Z][A-Z][a-z]|[^ -~]/.test(text)) {
+  // The Unicode patterns below cost most of a build; printable ASCII with nothing for CAMEL or BRAND to read is read by hand.
+  if (!/[a-z\d][A-Z]|[A-Z][A-Z][a-z]|[^ -~]|[A-Za-z\d][&+#]/.test(text)) {
     const lower = text.toLowerCase();
     let begin = 0;
     for (let i = 0; i <= lower.length; i++) {
@@ -57,10 +96,12 @@ export function tokenize(text: string, out: string[] = []): string[] {
     }
     return out;
   }
-  for (const w of text.replace(CAMEL, '$1$2 ').toLowerCase().match(word) ?? []) {
+  // "H&M", "AT&T", "C++", "C#": short names whose parts alone are one-letter words or stopwords, kept whole too.
+  for (const b of text.match(BRAND) ?? []) out.push(b.toLowerCase());
+  for (const w of text.match(word) ?? []) {
     const c = w.charCodeAt(0);
     if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) segment(w, out);
-    else add(w, out);
+    else addWord(w, out, joined);
   }
   return out;
 }
