@@ -17,7 +17,9 @@ export interface BuiltIndex extends ToolIndex {
   readonly docs: Int32Array;
   /** The saturated BM25F term frequency, negative when the term is in the tool's name. */
   readonly weights: Float32Array;
-  /** Per tool: how many distinct terms its name has. */
+  /** Per term: 1 when it only occurs as the joined form of camel-case words, which prefix matching skips. */
+  readonly whole: Uint8Array;
+  /** Per tool: how many distinct terms its name has (joined forms aside). */
   readonly nameTerms: Uint16Array;
   readonly names: ReadonlyMap<string, readonly number[]>;
   readonly substring: SubstringIndex;
@@ -45,7 +47,9 @@ export const PARAMS: {
   prefix: 0.5,
   coord: 0.3,
   substring: 0.2,
-};
+  idfPow: 1,
+  coverIdf: 0,
+} as any;
 
 /** Builds the index of a catalogue. */
 export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = tools.map(toolFields)): BuiltIndex {
@@ -65,28 +69,51 @@ export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = t
     size: n,
     terms,
     ...postings(n, terms.size, seq, bounds, split),
+    whole: split.whole,
     names: namesOf(fields),
     substring: substringOf(n, chunks.texts, seq, bounds),
     fields,
   };
 }
 
-/** Each distinct chunk's term ids: chunk c's are at [start[c], start[c + 1]) of `ids`. */
+/**
+ * Each distinct chunk's term ids: chunk c's are at [start[c], start[c + 1]) of `ids`, the joined forms of its
+ * camel-case words last, from `own[c]` on (they count toward no length).
+ */
 function splitChunks(texts: readonly string[], terms: Map<string, number>) {
   const start = new Int32Array(texts.length + 1);
+  const own = new Int32Array(texts.length);
   const ids: number[] = [];
+  const regular: number[] = [];
+  const out: string[] = [];
+  const joined: number[] = [];
+  const id = (term: string): number => {
+    let t = terms.get(term);
+    if (t === undefined) {
+      t = terms.size;
+      terms.set(term, t);
+      regular.push(0);
+    }
+    return t;
+  };
   for (let c = 0; c < texts.length; c++) {
-    for (const term of tokenize(texts[c] as string)) {
-      let t = terms.get(term);
-      if (t === undefined) {
-        t = terms.size;
-        terms.set(term, t);
+    out.length = joined.length = 0;
+    tokenize(texts[c] as string, out, joined);
+    let j = 0;
+    for (let k = 0; k < out.length; k++) {
+      if (joined[j] === k) {
+        j++;
+        continue;
       }
+      const t = id(out[k] as string);
+      regular[t] = 1;
       ids.push(t);
     }
+    own[c] = ids.length;
+    for (const k of joined) ids.push(id(out[k] as string));
     start[c + 1] = ids.length;
   }
-  return { start, ids: Int32Array.from(ids) };
+  return { start, own, ids: Int32Array.from(ids), whole: Uint8Array.from(regular, (r) => 1 - r) };
 }
 
 /** The substring floor over names and descriptions: their distinct lower-cased chunks and the tools holding each. */
@@ -123,10 +150,10 @@ function postings(
   vocabulary: number,
   seq: Int32Array,
   bounds: Int32Array,
-  split: { start: Int32Array; ids: Int32Array },
+  split: { start: Int32Array; own: Int32Array; ids: Int32Array },
 ) {
   const { k1, weight, b } = PARAMS;
-  const { start: cs, ids } = split;
+  const { start: cs, own, ids } = split;
   // Field lengths in terms, and how many tools hold each term.
   const length = new Float64Array(n * 4);
   const avg = [0, 0, 0, 0];
@@ -136,7 +163,7 @@ function postings(
     let len = 0;
     for (let j = bounds[i] as number; j < (bounds[i + 1] as number); j++) {
       const c = seq[j] as number;
-      len += (cs[c + 1] as number) - (cs[c] as number);
+      len += (own[c] as number) - (cs[c] as number);
       for (let k = cs[c] as number; k < (cs[c + 1] as number); k++) {
         const t = ids[k] as number;
         if (seen[t] !== i >> 2) {
@@ -169,7 +196,7 @@ function postings(
           acc[t] = (acc[t] as number) + w;
           if (f === 0 && !named[t]) {
             named[t] = 1;
-            nameTerms[doc] = (nameTerms[doc] as number) + 1;
+            if (k < (own[c] as number)) nameTerms[doc] = (nameTerms[doc] as number) + 1;
           }
         }
       }

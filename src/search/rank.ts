@@ -72,10 +72,13 @@ function relatives(ix: BuiltIndex, term: string): number[] {
   const add = (t: number | undefined): void => {
     if (t !== undefined) out.push(t);
   };
-  for (let len = PREFIX; len < term.length; len++) add(ix.terms.get(term.slice(0, len)));
+  for (let len = PREFIX; len < term.length; len++) {
+    const t = ix.terms.get(term.slice(0, len));
+    if (t !== undefined && !ix.whole[t]) out.push(t);
+  }
   let vocabulary = sorted.get(ix);
   if (!vocabulary) {
-    vocabulary = [...ix.terms.keys()].sort();
+    vocabulary = [...ix.terms.keys()].filter((_, t) => !ix.whole[t]).sort();
     sorted.set(ix, vocabulary);
   }
   let lo = 0;
@@ -107,12 +110,16 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   const acc = acquire(ix);
   const { score, sub, matched, named, seen } = acc;
   const touched: number[] = [];
+  let mass = 0;
+  const got = new Float64Array(n);
   const terms = [...new Set(tokenize(query.slice(0, MAX_CHARS)))];
   const { start, docs, weights } = ix;
   for (const [t, weight] of expand(ix, terms)) {
     const from = start[t] as number;
     const to = start[t + 1] as number;
-    const idf = weight * Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
+    const idf0 = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
+    const idf = weight * idf0 ** (PARAMS as any).idfPow;
+    if (weight === 1) mass += idf0;
     for (let i = from; i < to; i++) {
       const d = docs[i] as number;
       const w = weights[i] as number;
@@ -120,6 +127,7 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
       seen[d] = 1;
       score[d] = (score[d] as number) + idf * Math.abs(w);
       if (weight === 1) {
+        got[d] = (got[d] as number) + idf0;
         matched[d] = (matched[d] as number) + 1;
         if (w < 0) named[d] = (named[d] as number) + 1;
       }
@@ -143,9 +151,15 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     const s = score[d] as number;
     if (visible(d)) {
       // Tools whose name the query covers, and tools matching more of the query's terms, rise.
-      const names = ix.nameTerms[d] ? (named[d] as number) / (ix.nameTerms[d] as number) : 0;
+      const names = ix.nameTerms[d] ? Math.min(1, (named[d] as number) / (ix.nameTerms[d] as number)) : 0;
       rank[d] = s
-        ? TIER + s * (1 + nameBoost * names) * (cover[matched[d] as number] as number) + substring * (sub[d] as number)
+        ? TIER +
+          s *
+            (1 + nameBoost * names) *
+            ((PARAMS as any).coverIdf
+              ? ((got[d] as number) / (mass || 1)) ** coord
+              : (cover[matched[d] as number] as number)) +
+          substring * (sub[d] as number)
         : (sub[d] as number);
       candidates.push(d);
     }
