@@ -19,6 +19,10 @@ export interface BuiltIndex extends ToolIndex {
   readonly weights: Float32Array;
   /** Per term: 1 when it only occurs as the joined form of camel-case words, which prefix matching skips. */
   readonly whole: Uint8Array;
+  /** Per tool: the term ids of its name, then -1, then those of its description (joined forms aside), for proximity. */
+  readonly sequence: Int32Array;
+  /** Tool d's sequence is at [sequenceStart[d], sequenceStart[d + 1]) of `sequence`. */
+  readonly sequenceStart: Int32Array;
   /** Per tool: how many distinct terms its name has (joined forms aside). */
   readonly nameTerms: Uint16Array;
   readonly names: ReadonlyMap<string, readonly number[]>;
@@ -37,19 +41,23 @@ export const PARAMS: {
   prefix: number;
   coord: number;
   substring: number;
+  proximity: number;
+  proximityTop: number;
 } = {
-  k1: 1.2,
+  // BM25F as Robertson and Zaragoza define it: length-normalised field frequencies, weighted, summed, then saturated once.
+  k1: 2,
   // Name, description, parameter names, parameter descriptions: a name is a summary, a parameter text a detail.
   weight: [3, 1, 0.6, 0.3],
   b: [0.5, 0.75, 0.5, 0.75],
-  nameBoost: 0.5,
+  nameBoost: 0.25,
   exactName: 10,
   prefix: 0.5,
-  coord: 0.3,
-  substring: 0.2,
-  idfPow: 1,
-  coverIdf: 0,
-} as any;
+  coord: 0.15,
+  substring: 0.1,
+  // Sequential dependence: adjacent query terms found adjacent in a name or description, among the best candidates.
+  proximity: 1,
+  proximityTop: 30,
+};
 
 /** Builds the index of a catalogue. */
 export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = tools.map(toolFields)): BuiltIndex {
@@ -70,6 +78,7 @@ export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = t
     terms,
     ...postings(n, terms.size, seq, bounds, split),
     whole: split.whole,
+    ...sequences(n, seq, bounds, split),
     names: namesOf(fields),
     substring: substringOf(n, chunks.texts, seq, bounds),
     fields,
@@ -212,6 +221,39 @@ function postings(
     touched.length = 0;
   }
   return { start, docs, weights, nameTerms };
+}
+
+/** Each tool's name and description as term ids in order, for proximity. */
+function sequences(
+  n: number,
+  seq: Int32Array,
+  bounds: Int32Array,
+  split: { start: Int32Array; own: Int32Array; ids: Int32Array },
+) {
+  const { start: cs, own, ids } = split;
+  const sequenceStart = new Int32Array(n + 1);
+  let size = 0;
+  for (let doc = 0; doc < n; doc++) {
+    for (let j = bounds[doc * 4] as number; j < (bounds[doc * 4 + 2] as number); j++) {
+      const c = seq[j] as number;
+      size += (own[c] as number) - (cs[c] as number);
+    }
+    size++;
+  }
+  const sequence = new Int32Array(size);
+  let at = 0;
+  for (let doc = 0; doc < n; doc++) {
+    sequenceStart[doc] = at;
+    for (let f = 0; f < 2; f++) {
+      if (f === 1) sequence[at++] = -1;
+      for (let j = bounds[doc * 4 + f] as number; j < (bounds[doc * 4 + f + 1] as number); j++) {
+        const c = seq[j] as number;
+        for (let k = cs[c] as number; k < (own[c] as number); k++) sequence[at++] = ids[k] as number;
+      }
+    }
+  }
+  sequenceStart[n] = at;
+  return { sequence, sequenceStart };
 }
 
 /** Tool ids by lower-cased name, for the exact-name boost. */

@@ -108,27 +108,26 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     return { found, ids, keywords };
   }
   const acc = acquire(ix);
-  const { score, sub, matched, named, seen } = acc;
+  const { score, sub, covered, named, seen } = acc;
   const touched: number[] = [];
-  let mass = 0;
-  const got = new Float64Array(n);
-  const terms = [...new Set(tokenize(query.slice(0, MAX_CHARS)))];
+  const parsed = queryTerms(query.slice(0, MAX_CHARS));
+  const terms = [...new Set(parsed)];
   const { start, docs, weights } = ix;
+  // The IDF mass of the query's known terms: a tool's share of it says how much of the request it covers, rare words
+  // counting for more than common ones (a long request names its tool in its rarest words).
+  let mass = 0;
   for (const [t, weight] of expand(ix, terms)) {
-    const from = start[t] as number;
-    const to = start[t + 1] as number;
-    const idf0 = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
-    const idf = weight * idf0 ** (PARAMS as any).idfPow;
-    if (weight === 1) mass += idf0;
-    for (let i = from; i < to; i++) {
+    const df = (start[t + 1] as number) - (start[t] as number);
+    const idf = idfOf(n, df);
+    if (weight === 1) mass += idf;
+    for (let i = start[t] as number; i < (start[t + 1] as number); i++) {
       const d = docs[i] as number;
       const w = weights[i] as number;
       if (!seen[d]) touched.push(d);
       seen[d] = 1;
-      score[d] = (score[d] as number) + idf * Math.abs(w);
+      score[d] = (score[d] as number) + weight * idf * Math.abs(w);
       if (weight === 1) {
-        got[d] = (got[d] as number) + idf0;
-        matched[d] = (matched[d] as number) + 1;
+        covered[d] = (covered[d] as number) + idf;
         if (w < 0) named[d] = (named[d] as number) + 1;
       }
     }
@@ -144,30 +143,78 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     for (const d of ix.names.get(keyword) ?? []) score[d] = (score[d] as number) + PARAMS.exactName;
   }
   const { nameBoost, coord, substring } = PARAMS;
-  const cover = [...terms, ''].map((_, m) => ((m || 1) / (terms.length || 1)) ** coord);
   const candidates: number[] = [];
   const rank = new Float64Array(n);
   for (const d of touched) {
     const s = score[d] as number;
     if (visible(d)) {
-      // Tools whose name the query covers, and tools matching more of the query's terms, rise.
+      // Tools whose name the query covers, and tools covering more of the query's weight, rise.
       const names = ix.nameTerms[d] ? Math.min(1, (named[d] as number) / (ix.nameTerms[d] as number)) : 0;
-      rank[d] = s
-        ? TIER +
-          s *
-            (1 + nameBoost * names) *
-            ((PARAMS as any).coverIdf
-              ? ((got[d] as number) / (mass || 1)) ** coord
-              : (cover[matched[d] as number] as number)) +
-          substring * (sub[d] as number)
-        : (sub[d] as number);
+      const cover = mass ? ((covered[d] as number) / mass) ** coord : 1;
+      rank[d] = s ? TIER + s * (1 + nameBoost * names) * cover + substring * (sub[d] as number) : (sub[d] as number);
       candidates.push(d);
     }
-    score[d] = sub[d] = matched[d] = named[d] = seen[d] = 0;
+    score[d] = sub[d] = covered[d] = named[d] = seen[d] = 0;
   }
   release(ix, acc);
+  proximity(ix, parsed, candidates, rank);
   return { found: candidates.length, ids: top(candidates, rank, take), keywords };
 }
+
+/** BM25's IDF of a term held by df of n tools. */
+const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
+/** The query's terms in order, without the joined forms of its camel-case words. */
+function queryTerms(query: string): string[] {
+  const joined: number[] = [];
+  const all = tokenize(query, [], joined);
+  if (joined.length === 0) return all;
+  const skip = new Set(joined);
+  return all.filter((_, i) => !skip.has(i));
+}
+
+/**
+ * Raises the best candidates by the adjacent query-term pairs they hold adjacent, in either order, in their name or
+ * description (sequential dependence). Only a fixed number of best token matches take part, whatever the page, so
+ * paging stays stable: raised tools stay above every other one.
+ */
+function proximity(ix: BuiltIndex, parsed: readonly string[], candidates: number[], rank: Float64Array): void {
+  const { proximity: weight, proximityTop } = PARAMS;
+  const n = ix.size;
+  const pairs = new Map<number, number>();
+  let previous = -1;
+  for (const term of parsed) {
+    const t = ix.terms.get(term);
+    if (t === undefined) continue;
+    if (previous >= 0 && previous !== t) {
+      const w = weight * Math.min(idfOf(n, df(ix, previous)), idfOf(n, df(ix, t)));
+      pairs.set(previous * 0x100000 + t, w);
+      pairs.set(t * 0x100000 + previous, w);
+    }
+    previous = t;
+  }
+  if (pairs.size === 0) return;
+  const { sequence, sequenceStart } = ix;
+  const counted = new Set<number>();
+  for (const d of top(candidates, rank, proximityTop)) {
+    if ((rank[d] as number) < TIER) break;
+    let bonus = 0;
+    counted.clear();
+    for (let i = sequenceStart[d] as number; i + 1 < (sequenceStart[d + 1] as number); i++) {
+      const key = (sequence[i] as number) * 0x100000 + (sequence[i + 1] as number);
+      const w = pairs.get(key);
+      if (w !== undefined && !counted.has(key)) {
+        counted.add(key);
+        counted.add((sequence[i + 1] as number) * 0x100000 + (sequence[i] as number));
+        bonus += w;
+      }
+    }
+    rank[d] = (rank[d] as number) + bonus;
+  }
+}
+
+/** How many tools hold term t. */
+const df = (ix: BuiltIndex, t: number): number => (ix.start[t + 1] as number) - (ix.start[t] as number);
 
 /** The `take` best ids by score, ties in catalogue order, without sorting the whole set when `take` is small. */
 function top(ids: number[], score: Float64Array, take: number): number[] {
