@@ -111,6 +111,7 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   const { score, sub, covered, named, seen } = acc;
   const touched: number[] = [];
   const parsed = queryTerms(query.slice(0, MAX_CHARS));
+  // Repeated query words count once: measured, BM25's query-frequency weight (k3) only hurt, most of all on long requests.
   const terms = [...new Set(parsed)];
   const { start, docs, weights } = ix;
   // The IDF mass of the query's known terms: a tool's share of it says how much of the request it covers, rare words
@@ -126,10 +127,9 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
       if (!seen[d]) touched.push(d);
       seen[d] = 1;
       score[d] = (score[d] as number) + weight * idf * Math.abs(w);
-      if (weight === 1) {
-        covered[d] = (covered[d] as number) + idf;
-        if (w < 0) named[d] = (named[d] as number) + 1;
-      }
+      // A prefix relative ("rental" for "rent") covers its query term in part.
+      covered[d] = (covered[d] as number) + weight * idf;
+      if (weight === 1 && w < 0) named[d] = (named[d] as number) + 1;
     }
   }
   for (const keyword of keywords) {
@@ -140,9 +140,16 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
       seen[d] = 1;
       sub[d] = (sub[d] as number) + w;
     }
-    for (const d of ix.names.get(keyword) ?? []) score[d] = (score[d] as number) + PARAMS.exactName;
+    // A query that is a tool's name finds it first; a sentence that happens to hold a one-word name, much less so.
+    for (const d of ix.names.get(keyword) ?? [])
+      score[d] = (score[d] as number) + PARAMS.exactName / keywords.length ** 2;
   }
   const { nameBoost, coord, substring } = PARAMS;
+  // A table of the coverage factor, because a power per candidate cost as much as the rest of the scoring.
+  if (powersOf !== coord) {
+    powers = Float64Array.from({ length: STEPS + 1 }, (_, i) => (i / STEPS) ** coord);
+    powersOf = coord;
+  }
   const candidates: number[] = [];
   const rank = new Float64Array(n);
   for (const d of touched) {
@@ -150,7 +157,7 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     if (visible(d)) {
       // Tools whose name the query covers, and tools covering more of the query's weight, rise.
       const names = ix.nameTerms[d] ? Math.min(1, (named[d] as number) / (ix.nameTerms[d] as number)) : 0;
-      const cover = mass ? ((covered[d] as number) / mass) ** coord : 1;
+      const cover = mass ? (powers[Math.round(Math.min(1, (covered[d] as number) / mass) * STEPS)] as number) : 1;
       rank[d] = s ? TIER + s * (1 + nameBoost * names) * cover + substring * (sub[d] as number) : (sub[d] as number);
       candidates.push(d);
     }
@@ -160,6 +167,11 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   proximity(ix, parsed, candidates, rank);
   return { found: candidates.length, ids: top(candidates, rank, take), keywords };
 }
+
+const STEPS = 4096;
+/** (i / STEPS) ** coord, for the coord it was made for. */
+let powers = new Float64Array(0);
+let powersOf = Number.NaN;
 
 /** BM25's IDF of a term held by df of n tools. */
 const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -193,7 +205,7 @@ function proximity(ix: BuiltIndex, parsed: readonly string[], candidates: number
     }
     previous = t;
   }
-  if (pairs.size === 0) return;
+  if (pairs.size === 0 || weight === 0) return;
   const { sequence, sequenceStart } = ix;
   const counted = new Set<number>();
   for (const d of top(candidates, rank, proximityTop)) {
