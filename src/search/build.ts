@@ -257,7 +257,7 @@ function sequences(
 }
 
 /** Tool ids by lower-cased name, for the exact-name boost. */
-function namesOf(fields: readonly Fields[]): Map<string, number[]> {
+export function namesOf(fields: readonly Fields[]): Map<string, number[]> {
   const names = new Map<string, number[]>();
   fields.forEach((f, id) => {
     const name = f[0].toLowerCase();
