@@ -50,7 +50,29 @@ export function queryKeywords(query: string): string[] {
   return [...out];
 }
 
-const sorted = new WeakMap<BuiltIndex, string[]>();
+/** The vocabulary in sorted order (joined forms aside), for prefix lookups: the words and their term ids. */
+export interface Vocabulary {
+  readonly words: readonly string[];
+  readonly ids: Int32Array;
+}
+
+const vocabularies = new WeakMap<BuiltIndex, Vocabulary>();
+
+/** The index's sorted vocabulary, sorted on first use (a loaded index brings it along). */
+export function sortedVocabulary(ix: BuiltIndex): Vocabulary {
+  let v = vocabularies.get(ix);
+  if (!v) {
+    const words = [...ix.terms.keys()].filter((_, t) => !ix.whole[t]).sort();
+    v = { words, ids: Int32Array.from(words, (w) => ix.terms.get(w) as number) };
+    vocabularies.set(ix, v);
+  }
+  return v;
+}
+
+/** Gives a loaded index the sorted vocabulary it was saved with: term ids in order, and every term by id. */
+export function seedVocabulary(ix: BuiltIndex, ids: Int32Array, terms: readonly string[]): void {
+  vocabularies.set(ix, { words: Array.from(ids, (t) => terms[t] as string), ids });
+}
 
 /** Term ids to score for a query, each with its weight: the terms themselves, then their prefix relatives at a lower weight. */
 function expand(ix: BuiltIndex, terms: readonly string[]): Map<number, number> {
@@ -69,27 +91,19 @@ function expand(ix: BuiltIndex, terms: readonly string[]): Map<number, number> {
 /** Vocabulary terms that start with the term, or that it starts with (at least PREFIX characters). */
 function relatives(ix: BuiltIndex, term: string): number[] {
   const out: number[] = [];
-  const add = (t: number | undefined): void => {
-    if (t !== undefined) out.push(t);
-  };
   for (let len = PREFIX; len < term.length; len++) {
     const t = ix.terms.get(term.slice(0, len));
     if (t !== undefined && !ix.whole[t]) out.push(t);
   }
-  let vocabulary = sorted.get(ix);
-  if (!vocabulary) {
-    vocabulary = [...ix.terms.keys()].filter((_, t) => !ix.whole[t]).sort();
-    sorted.set(ix, vocabulary);
-  }
+  const { words, ids } = sortedVocabulary(ix);
   let lo = 0;
-  let hi = vocabulary.length;
+  let hi = words.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if ((vocabulary[mid] as string) <= term) lo = mid + 1;
+    if ((words[mid] as string) <= term) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < vocabulary.length && (vocabulary[i] as string).startsWith(term); i++)
-    add(ix.terms.get(vocabulary[i] as string));
+  for (let i = lo; i < words.length && (words[i] as string).startsWith(term); i++) out.push(ids[i] as number);
   return out;
 }
 

@@ -5,6 +5,7 @@ import type { Tool } from '../types.ts';
 import { type BuiltIndex, buildIndex, namesOf, PARAMS } from './build.ts';
 import { seedToolIndex } from './cache.ts';
 import { type Fields, toolFields } from './fields.ts';
+import { seedVocabulary, sortedVocabulary } from './rank.ts';
 import { loadSubstring } from './substring.ts';
 
 // Bumped whenever the tokeniser or the index layout changes; the ranking constants are part of the version too.
@@ -31,6 +32,7 @@ const ARRAYS = [
   'starts',
   'docStart',
   'docIds',
+  'vocabulary',
 ] as const;
 
 /** A 64-bit FNV-1a hash (two 32-bit lanes) of every searchable text, as hex. */
@@ -94,6 +96,7 @@ export function serializeIndex(tools: readonly Tool[]): string {
       starts: encode(ix.substring.starts),
       docStart: encode(ix.substring.docStart),
       docIds: encode(ix.substring.docIds),
+      vocabulary: encode(sortedVocabulary(ix).ids),
     },
     text: ix.substring.text,
   };
@@ -172,6 +175,10 @@ export function loadIndex(serialized: string, tools: readonly Tool[]): boolean {
     index.sequenceStart.length !== s.size + 1
   )
     throw new ToolSearchError('loadIndex: serialized is damaged (its arrays do not fit together)');
+  const vocabulary = i32(a.vocabulary);
+  if (vocabulary.some((t) => t < 0 || t >= terms.size))
+    throw new ToolSearchError('loadIndex: serialized is damaged (its vocabulary does not fit)');
+  seedVocabulary(index, vocabulary, s.terms);
   seedToolIndex(tools, index);
   return true;
 }
