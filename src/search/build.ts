@@ -92,37 +92,49 @@ export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = t
 function splitChunks(texts: readonly string[], terms: Map<string, number>) {
   const start = new Int32Array(texts.length + 1);
   const own = new Int32Array(texts.length);
-  const ids: number[] = [];
-  const regular: number[] = [];
+  let ids = new Int32Array(texts.length * 2 + 16);
+  let count = 0;
+  // 1 for a term seen as a word of its own, not only as a joined form.
+  let regular = new Uint8Array(1024);
   const out: string[] = [];
   const joined: number[] = [];
-  const id = (term: string): number => {
-    let t = terms.get(term);
-    if (t === undefined) {
-      t = terms.size;
-      terms.set(term, t);
-      regular.push(0);
-    }
-    return t;
-  };
   for (let c = 0; c < texts.length; c++) {
     out.length = joined.length = 0;
     tokenize(texts[c] as string, out, joined);
-    let j = 0;
-    for (let k = 0; k < out.length; k++) {
-      if (joined[j] === k) {
-        j++;
-        continue;
-      }
-      const t = id(out[k] as string);
-      regular[t] = 1;
-      ids.push(t);
+    if (count + out.length > ids.length) {
+      const grown = new Int32Array((count + out.length) * 2);
+      grown.set(ids);
+      ids = grown;
     }
-    own[c] = ids.length;
-    for (const k of joined) ids.push(id(out[k] as string));
-    start[c + 1] = ids.length;
+    // Joined forms go last, from own[c] on: the regular terms first, then the joined ones.
+    for (let pass = 0; pass < 2; pass++) {
+      let j = 0;
+      for (let k = 0; k < out.length; k++) {
+        const isJoined = joined[j] === k;
+        if (isJoined) j++;
+        if (isJoined !== (pass === 1)) continue;
+        const term = out[k] as string;
+        let t = terms.get(term);
+        if (t === undefined) {
+          t = terms.size;
+          terms.set(term, t);
+          if (t === regular.length) {
+            const grown = new Uint8Array(t * 2);
+            grown.set(regular);
+            regular = grown;
+          }
+        }
+        if (pass === 0) regular[t] = 1;
+        ids[count++] = t;
+      }
+      if (pass === 0) own[c] = count;
+      if (joined.length === 0) break;
+    }
+    start[c + 1] = count;
   }
-  return { start, own, ids: Int32Array.from(ids), whole: Uint8Array.from(regular, (r) => 1 - r) };
+  const whole = new Uint8Array(terms.size);
+  for (let t = 0; t < terms.size; t++) whole[t] = 1 - (regular[t] as number);
+  return { start, own, ids: ids.subarray(0, count), whole };
 }
 
 /** The substring floor over names and descriptions: their distinct lower-cased chunks and the tools holding each. */

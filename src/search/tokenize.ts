@@ -52,28 +52,55 @@ function add(w: string, out: string[]): void {
 }
 
 /**
- * Adds a word that may be camel-case: its parts, and beside them joined forms that the split would lose: the whole
- * word, and a part too weak to stand alone (one letter, a stopword) joined to the next ("iPhoneBackup": "iphone").
+ * Adds the parts of a split camel-case word and beside them the joined forms the split would lose: the whole word,
+ * and a part too weak to stand alone (one letter, a stopword) joined to the next ("iPhoneBackup": "iphone").
  */
+function addParts(parts: readonly string[], lower: string, out: string[], joined: number[] | undefined): void {
+  for (const part of parts) add(part, out);
+  for (let i = 0; i + 2 < parts.length; i++) {
+    const part = parts[i] as string;
+    if (part.length < 2 || isStopword(part)) {
+      joined?.push(out.length);
+      out.push(stemOf(part + (parts[i + 1] as string)));
+    }
+  }
+  // Kept even when a part is a stopword or one letter: "YouTube" must not shrink to "tube", nor "eBay" to "bay".
+  joined?.push(out.length);
+  out.push(stemOf(lower));
+}
+
+/** Adds a word that may be camel-case (any script). */
 function addWord(w: string, out: string[], joined: number[] | undefined): void {
   const lower = w.toLowerCase();
   const split = w.replace(CAMEL, '$1$2 ');
-  if (split.length === w.length) {
-    add(lower, out);
-    return;
+  if (split.length === w.length) add(lower, out);
+  else addParts(split.toLowerCase().split(' '), lower, out, joined);
+}
+
+const isUpper = (c: number): boolean => c > 64 && c < 91;
+const isLower = (c: number): boolean => c > 96 && c < 123;
+const isDigit = (c: number): boolean => c > 47 && c < 58;
+
+/** Adds an ASCII word of letters and digits, split at camel-case boundaries by hand (as CAMEL would). */
+function addAscii(text: string, begin: number, end: number, out: string[], joined: number[] | undefined): void {
+  let parts: string[] | undefined;
+  let from = begin;
+  for (let k = begin + 1; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (!isUpper(c)) continue;
+    const p = text.charCodeAt(k - 1);
+    if (isLower(p) || isDigit(p) || (isUpper(p) && k + 1 < end && isLower(text.charCodeAt(k + 1)))) {
+      parts ??= [];
+      parts.push(text.slice(from, k).toLowerCase());
+      from = k;
+    }
   }
-  const parts = split.toLowerCase().split(' ');
-  for (const part of parts) add(part, out);
-  const extra = (form: string): void => {
-    joined?.push(out.length);
-    out.push(stemOf(form));
-  };
-  for (let i = 0; i + 2 < parts.length; i++) {
-    const part = parts[i] as string;
-    if (part.length < 2 || isStopword(part)) extra(part + (parts[i + 1] as string));
+  const lower = text.slice(begin, end).toLowerCase();
+  if (!parts) add(lower, out);
+  else {
+    parts.push(text.slice(from, end).toLowerCase());
+    addParts(parts, lower, out, joined);
   }
-  // Kept even when a part is a stopword or one letter: "YouTube" must not shrink to "tube", nor "eBay" to "bay".
-  extra(lower);
 }
 
 /**
@@ -83,21 +110,21 @@ function addWord(w: string, out: string[], joined: number[] | undefined): void {
  */
 export function tokenize(text: string, out: string[] = [], joined?: number[]): string[] {
   word ??= new RegExp(`[${CJK}]+|[^\\s\\p{P}\\p{S}${CJK}]+`, 'gu');
-  // The Unicode patterns below cost most of a build; printable ASCII with nothing for CAMEL or BRAND to read is read by hand.
-  if (!/[a-z\d][A-Z]|[A-Z][A-Z][a-z]|[^ -~]|[A-Za-z\d][&+#]/.test(text)) {
-    const lower = text.toLowerCase();
+  // The Unicode patterns below cost most of a build: printable ASCII without brand-like tokens is read by hand.
+  if (!/[^ -~]|[A-Za-z\d][&+#]/.test(text)) {
     let begin = 0;
-    for (let i = 0; i <= lower.length; i++) {
-      const c = lower.charCodeAt(i);
-      if (!((c > 96 && c < 123) || (c > 47 && c < 58))) {
-        if (i > begin) add(lower.slice(begin, i), out);
+    for (let i = 0; i <= text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (!(isLower(c) || isUpper(c) || isDigit(c))) {
+        if (i > begin) addAscii(text, begin, i, out, joined);
         begin = i + 1;
       }
     }
     return out;
   }
   // "H&M", "AT&T", "C++", "C#": short names whose parts alone are one-letter words or stopwords, kept whole too.
-  for (const b of text.match(BRAND) ?? []) out.push(b.toLowerCase());
+  if (text.includes('&') || text.includes('+') || text.includes('#'))
+    for (const b of text.match(BRAND) ?? []) out.push(b.toLowerCase());
   for (const w of text.match(word) ?? []) {
     const c = w.charCodeAt(0);
     if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) segment(w, out);
