@@ -30,8 +30,9 @@ function segment(run: string, out: string[]): void {
   }
 }
 
-// Words Porter stems into a common, unrelated word ("news" into "new"): kept whole instead.
-const KEEP = new Set(['news']);
+// Words Porter stems into a common, unrelated word ("news" into "new", "general" and "generic" into "generate"'s
+// "gener"): kept whole instead.
+const KEEP = new Set(['news', 'general', 'generic']);
 
 /** The stem of a lower-cased Latin word, cached. */
 function stemOf(w: string): string {

@@ -47,6 +47,8 @@ describe('stemming collisions', () => {
 
   it('"news" does not stem to "new"', async () => {
     expect(tokenize('news')).not.toEqual(tokenize('new'));
+    expect(tokenize('general')).not.toEqual(tokenize('generate'));
+    expect(tokenize('generic')).not.toEqual(tokenize('generate'));
     expect(await found(tools, 'news')).toEqual(['getNews']);
     // "getNews" still holds "new" as a substring (the floor), but no longer as a term that outranks the file tool.
     expect((await found(tools, 'new'))[0]).toBe('createFile');
