@@ -43,7 +43,14 @@ export function loadSet(name: string): BenchSet {
 }
 
 /** The labelled sets the retrieval benchmark scores. */
-export const labelledSets: readonly string[] = ['seal-tools', 'bfcl', 'metatool'];
+export const labelledSets: readonly string[] = [
+  'seal-tools',
+  'bfcl',
+  'metatool',
+  'gorilla-apibench',
+  'api-bank',
+  'restbench',
+];
 
 /**
  * Catalogues concatenated, then repeated with renamed copies (`name__2`, `name__3`, ...) until `size`

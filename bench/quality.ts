@@ -30,7 +30,8 @@ export async function measureQuality(
     const queries = sampleEvenly(set.queries, options.maxQueries ?? set.queries.length);
     for (const peer of peers) {
       const start = performance.now();
-      const rank = await peer.createRanker(set.tools, { limit: options.limit });
+      const deployed = await peer.deploy?.(set.tools);
+      const rank = await peer.createRanker(set.tools, { limit: options.limit, deployed });
       const scores = await score(queries, rank);
       const seconds = (performance.now() - start) / 1000;
       rows.push({ set: set.name, peer: peer.name, ...scores, ofQueries: set.queries.length, seconds });

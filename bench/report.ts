@@ -54,15 +54,16 @@ function qualityTable(rows: QualityRow[], limit: unknown): Table {
   const sampled = rows.filter((r) => r.queries < r.ofQueries);
   return {
     title: 'Retrieval quality (users\u2019 raw requests as queries)',
-    columns: ['library', ...sets.flatMap((s) => [`${s} R@5`, `${s} nDCG@5`, `${s} MRR`])],
+    columns: ['library', ...sets],
     rows: peers.map((p) => [
       p,
-      ...sets.flatMap((s) => {
+      ...sets.map((s) => {
         const r = find(s, p);
-        return r ? [f3(r.recall5), f3(r.ndcg5), f3(r.mrr)] : ['', '', ''];
+        return r ? `${f3(r.recall5)} / ${f3(r.ndcg5)} / ${f3(r.mrr)}` : '';
       }),
     ]),
     notes: [
+      'Each cell: recall@5 / nDCG@5 / MRR.',
       `MRR is MRR@${String(limit)}: every library returns at most ${String(limit)} names per query.`,
       `Queries per set: ${sets.map((s) => `${s} ${int(find(s, peers[0] as string)?.ofQueries ?? 0)}`).join(', ')}.`,
       ...(sampled.length
@@ -70,6 +71,49 @@ function qualityTable(rows: QualityRow[], limit: unknown): Table {
             `Sampled (evenly spread, the same queries for every library sampled): ${describeSamples(sampled, peers.length)}.`,
           ]
         : ['Every query of every set was run for every library.']),
+    ],
+  };
+}
+
+/** The name of the tuned BM25 baseline's row: the margin over it is the figure that matters (issue 8). */
+export const BASELINE = 'wink-bm25 tuned';
+
+function marginTable(rows: QualityRow[]): Table | undefined {
+  const ours = rows.filter((r) => r.peer === rows[0]?.peer);
+  const pairs = ours.flatMap((o) => {
+    const b = rows.find((r) => r.set === o.set && r.peer === BASELINE);
+    return b ? [[o, b] as const] : [];
+  });
+  if (pairs.length === 0) return undefined;
+  const points = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
+  const mean = (f: (o: QualityRow, b: QualityRow) => number): number =>
+    pairs.reduce((sum, [o, b]) => sum + f(o, b), 0) / pairs.length;
+  return {
+    title: `Margin over tuned BM25 (${BASELINE}), same run`,
+    columns: ['set', 'ours R@5', 'tuned R@5', 'R@5 margin (points)', 'ours MRR', 'tuned MRR', 'MRR margin (points)'],
+    rows: [
+      ...pairs.map(([o, b]) => [
+        o.set,
+        f3(o.recall5),
+        f3(b.recall5),
+        points(o.recall5 - b.recall5),
+        f3(o.mrr),
+        f3(b.mrr),
+        points(o.mrr - b.mrr),
+      ]),
+      [
+        'mean of the sets',
+        f3(mean((o) => o.recall5)),
+        f3(mean((_, b) => b.recall5)),
+        points(mean((o, b) => o.recall5 - b.recall5)),
+        f3(mean((o) => o.mrr)),
+        f3(mean((_, b) => b.mrr)),
+        points(mean((o, b) => o.mrr - b.mrr)),
+      ],
+    ],
+    notes: [
+      'The baseline a user could build in an afternoon: BM25F over the split name (3), description (1) and parameter text (0.5), stemmed, stopwords removed, repeated query tokens counted once.',
+      'Each set weighs the same in the mean, whatever its number of queries.',
     ],
   };
 }
@@ -204,7 +248,7 @@ function peersTable(peers: BenchResults['peers']): Table {
     columns: ['library', 'settings'],
     rows: peers.map((p) => [p.name, p.settings]),
     notes: [
-      'Every library indexes the tool name, split into words on _ - . and camelCase (the AI SDK splits names itself), and the description.',
+      'Every library indexes the tool name, split into words on _ - . and camelCase (the AI SDK splits names itself), and the description; this library and the tuned BM25 also index the parameters.',
     ],
   };
 }
@@ -213,7 +257,11 @@ function peersTable(peers: BenchResults['peers']): Table {
 export function tables(results: BenchResults): Table[] {
   const s = results.settings as Record<string, Record<string, unknown>>;
   const out: Table[] = [peersTable(results.peers)];
-  if (results.quality) out.push(qualityTable(results.quality, s.quality?.limit));
+  if (results.quality) {
+    out.push(qualityTable(results.quality, s.quality?.limit));
+    const margin = marginTable(results.quality);
+    if (margin) out.push(margin);
+  }
   if (results.speed) {
     out.push(speedTable(results.speed.peers, s.speed ?? {}));
     if (results.speed.reuse.length) out.push(reuseTable(results.speed.reuse));

@@ -7,7 +7,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BenchSet, combineCatalogues, labelledSets, loadSet } from './data.ts';
-import { peers } from './peers/index.ts';
+import { peers, speedPeers } from './peers/index.ts';
 import { measureQuality } from './quality.ts';
 import { updateReadme } from './readme.ts';
 import { type BenchResults, tables } from './report.ts';
@@ -71,7 +71,7 @@ const results: BenchResults = {
   cpu: `${cpus()[0]?.model ?? 'unknown'} (${cpus().length} cores)`,
   quick,
   seconds: 0,
-  peers: peers.map(({ name, settings }) => ({ name, settings })),
+  peers: speedPeers.map(({ name, settings }) => ({ name, settings })),
   settings,
 };
 
@@ -94,7 +94,7 @@ if (selected.includes('speed')) {
     tools: size <= seal.length ? seal.slice(0, size) : combineCatalogues(allSets.map(set), size),
   }));
   const queries = interleave(labelledSets.map((n) => set(n).queries.map((q) => q.query)));
-  const speedPeers = await measureSpeed(catalogues, peers, { ...settings.speed, queries });
+  const speedRows = await measureSpeed(catalogues, speedPeers, { ...settings.speed, queries });
   log('speed of the layer itself...');
   const reuse = [];
   for (const c of catalogues) reuse.push(await measureReuse(c.size, c.tools, queries, settings.layer.reuseRuns));
@@ -105,7 +105,7 @@ if (selected.includes('speed')) {
       await measurePrepare(seal.slice(0, settings.layer.prepareTools), sealQueries, length, settings.layer.prepareRuns),
     );
   }
-  results.speed = { peers: speedPeers, reuse, prepare };
+  results.speed = { peers: speedRows, reuse, prepare };
 }
 
 if (selected.includes('tokens')) {

@@ -7,6 +7,11 @@ export interface Tool {
   readonly description?: string | undefined;
   readonly parameters?: JsonSchema | null | undefined;
   readonly groups?: readonly string[] | undefined;
+  /**
+   * Extra search text from the host (synonyms, brand names, the words its users use), indexed like the description
+   * and never sent to the model; a single string is read as one entry.
+   */
+  readonly keywords?: readonly string[] | string | undefined;
   readonly [extra: string]: unknown;
 }
 

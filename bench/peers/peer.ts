@@ -7,6 +7,8 @@ export type Ranker = (query: string) => readonly string[] | Promise<readonly str
 export interface RankerOptions {
   /** How many names a query returns at most (the libraries' own limit option where they have one). */
   limit: number;
+  /** What the peer's `deploy` made from these tools ahead of time, when it has one. */
+  deployed?: unknown;
 }
 
 /** A library under test: building the ranker is the index build the speed table times. */
@@ -14,5 +16,7 @@ export interface Peer {
   readonly name: string;
   /** One line on how it is configured, printed under the tables. */
   readonly settings: string;
+  /** Work done once at deploy time, untimed (a serialised index); its result reaches createRanker as `deployed`. */
+  deploy?(tools: readonly BenchTool[]): unknown;
   createRanker(tools: readonly BenchTool[], options: RankerOptions): Ranker | Promise<Ranker>;
 }

@@ -17,7 +17,13 @@ export interface BuiltIndex extends ToolIndex {
   readonly docs: Int32Array;
   /** The saturated BM25F term frequency, negative when the term is in the tool's name. */
   readonly weights: Float32Array;
-  /** Per tool: how many distinct terms its name has. */
+  /** Per term: 1 when it only occurs as the joined form of camel-case words, which prefix matching skips. */
+  readonly whole: Uint8Array;
+  /** Per tool: the term ids of its name, then -1, then those of its description (joined forms aside), for proximity. */
+  readonly sequence: Int32Array;
+  /** Tool d's sequence is at [sequenceStart[d], sequenceStart[d + 1]) of `sequence`. */
+  readonly sequenceStart: Int32Array;
+  /** Per tool: how many distinct terms its name has (joined forms aside). */
   readonly nameTerms: Uint16Array;
   readonly names: ReadonlyMap<string, readonly number[]>;
   readonly substring: SubstringIndex;
@@ -35,16 +41,22 @@ export const PARAMS: {
   prefix: number;
   coord: number;
   substring: number;
+  proximity: number;
+  proximityTop: number;
 } = {
-  k1: 1.2,
+  // BM25F as Robertson and Zaragoza define it: length-normalised field frequencies, weighted, summed, then saturated once.
+  k1: 2,
   // Name, description, parameter names, parameter descriptions: a name is a summary, a parameter text a detail.
   weight: [3, 1, 0.6, 0.3],
   b: [0.5, 0.75, 0.5, 0.75],
-  nameBoost: 0.5,
+  nameBoost: 0.25,
   exactName: 10,
   prefix: 0.5,
-  coord: 0.3,
-  substring: 0.2,
+  coord: 0.15,
+  substring: 0.1,
+  // Sequential dependence: adjacent query terms found adjacent in a name or description, among the best candidates.
+  proximity: 1,
+  proximityTop: 30,
 };
 
 /** Builds the index of a catalogue. */
@@ -65,28 +77,64 @@ export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = t
     size: n,
     terms,
     ...postings(n, terms.size, seq, bounds, split),
+    whole: split.whole,
+    ...sequences(n, seq, bounds, split),
     names: namesOf(fields),
     substring: substringOf(n, chunks.texts, seq, bounds),
     fields,
   };
 }
 
-/** Each distinct chunk's term ids: chunk c's are at [start[c], start[c + 1]) of `ids`. */
+/**
+ * Each distinct chunk's term ids: chunk c's are at [start[c], start[c + 1]) of `ids`, the joined forms of its
+ * camel-case words last, from `own[c]` on (they count toward no length).
+ */
 function splitChunks(texts: readonly string[], terms: Map<string, number>) {
   const start = new Int32Array(texts.length + 1);
-  const ids: number[] = [];
+  const own = new Int32Array(texts.length);
+  let ids = new Int32Array(texts.length * 2 + 16);
+  let count = 0;
+  // 1 for a term seen as a word of its own, not only as a joined form.
+  let regular = new Uint8Array(1024);
+  const out: string[] = [];
+  const joined: number[] = [];
   for (let c = 0; c < texts.length; c++) {
-    for (const term of tokenize(texts[c] as string)) {
-      let t = terms.get(term);
-      if (t === undefined) {
-        t = terms.size;
-        terms.set(term, t);
-      }
-      ids.push(t);
+    out.length = joined.length = 0;
+    tokenize(texts[c] as string, out, joined);
+    if (count + out.length > ids.length) {
+      const grown = new Int32Array((count + out.length) * 2);
+      grown.set(ids);
+      ids = grown;
     }
-    start[c + 1] = ids.length;
+    // Joined forms go last, from own[c] on: the regular terms first, then the joined ones.
+    for (let pass = 0; pass < 2; pass++) {
+      let j = 0;
+      for (let k = 0; k < out.length; k++) {
+        const isJoined = joined[j] === k;
+        if (isJoined) j++;
+        if (isJoined !== (pass === 1)) continue;
+        const term = out[k] as string;
+        let t = terms.get(term);
+        if (t === undefined) {
+          t = terms.size;
+          terms.set(term, t);
+          if (t === regular.length) {
+            const grown = new Uint8Array(t * 2);
+            grown.set(regular);
+            regular = grown;
+          }
+        }
+        if (pass === 0) regular[t] = 1;
+        ids[count++] = t;
+      }
+      if (pass === 0) own[c] = count;
+      if (joined.length === 0) break;
+    }
+    start[c + 1] = count;
   }
-  return { start, ids: Int32Array.from(ids) };
+  const whole = new Uint8Array(terms.size);
+  for (let t = 0; t < terms.size; t++) whole[t] = 1 - (regular[t] as number);
+  return { start, own, ids: ids.subarray(0, count), whole };
 }
 
 /** The substring floor over names and descriptions: their distinct lower-cased chunks and the tools holding each. */
@@ -123,10 +171,10 @@ function postings(
   vocabulary: number,
   seq: Int32Array,
   bounds: Int32Array,
-  split: { start: Int32Array; ids: Int32Array },
+  split: { start: Int32Array; own: Int32Array; ids: Int32Array },
 ) {
   const { k1, weight, b } = PARAMS;
-  const { start: cs, ids } = split;
+  const { start: cs, own, ids } = split;
   // Field lengths in terms, and how many tools hold each term.
   const length = new Float64Array(n * 4);
   const avg = [0, 0, 0, 0];
@@ -136,7 +184,7 @@ function postings(
     let len = 0;
     for (let j = bounds[i] as number; j < (bounds[i + 1] as number); j++) {
       const c = seq[j] as number;
-      len += (cs[c + 1] as number) - (cs[c] as number);
+      len += (own[c] as number) - (cs[c] as number);
       for (let k = cs[c] as number; k < (cs[c + 1] as number); k++) {
         const t = ids[k] as number;
         if (seen[t] !== i >> 2) {
@@ -169,7 +217,7 @@ function postings(
           acc[t] = (acc[t] as number) + w;
           if (f === 0 && !named[t]) {
             named[t] = 1;
-            nameTerms[doc] = (nameTerms[doc] as number) + 1;
+            if (k < (own[c] as number)) nameTerms[doc] = (nameTerms[doc] as number) + 1;
           }
         }
       }
@@ -187,8 +235,41 @@ function postings(
   return { start, docs, weights, nameTerms };
 }
 
+/** Each tool's name and description as term ids in order, for proximity. */
+function sequences(
+  n: number,
+  seq: Int32Array,
+  bounds: Int32Array,
+  split: { start: Int32Array; own: Int32Array; ids: Int32Array },
+) {
+  const { start: cs, own, ids } = split;
+  const sequenceStart = new Int32Array(n + 1);
+  let size = 0;
+  for (let doc = 0; doc < n; doc++) {
+    for (let j = bounds[doc * 4] as number; j < (bounds[doc * 4 + 2] as number); j++) {
+      const c = seq[j] as number;
+      size += (own[c] as number) - (cs[c] as number);
+    }
+    size++;
+  }
+  const sequence = new Int32Array(size);
+  let at = 0;
+  for (let doc = 0; doc < n; doc++) {
+    sequenceStart[doc] = at;
+    for (let f = 0; f < 2; f++) {
+      if (f === 1) sequence[at++] = -1;
+      for (let j = bounds[doc * 4 + f] as number; j < (bounds[doc * 4 + f + 1] as number); j++) {
+        const c = seq[j] as number;
+        for (let k = cs[c] as number; k < (own[c] as number); k++) sequence[at++] = ids[k] as number;
+      }
+    }
+  }
+  sequenceStart[n] = at;
+  return { sequence, sequenceStart };
+}
+
 /** Tool ids by lower-cased name, for the exact-name boost. */
-function namesOf(fields: readonly Fields[]): Map<string, number[]> {
+export function namesOf(fields: readonly Fields[]): Map<string, number[]> {
   const names = new Map<string, number[]>();
   fields.forEach((f, id) => {
     const name = f[0].toLowerCase();

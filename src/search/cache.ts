@@ -23,6 +23,11 @@ export function sameObjects(a: readonly Tool[], b: readonly Tool[]): boolean {
 const sameFields = (a: readonly Fields[], b: readonly Fields[]): boolean =>
   a.length === b.length && a.every((f, i) => f.every((text, j) => text === b[i]?.[j]));
 
+/** Puts an index made elsewhere (a loaded serialised one) in the cache as the most recent, for these tools. */
+export function seedToolIndex(tools: readonly Tool[], index: BuiltIndex): void {
+  recent = [{ tools: tools.slice(), index }, ...(recent ?? []).filter((e) => e.index !== index)].slice(0, LIMIT);
+}
+
 /** Returns the index for these tools, reusing a cached one for the same array, a new array of the same tool objects, or equal tools. */
 export function getToolIndex(tools: readonly Tool[]): ToolIndex {
   recent ??= [];

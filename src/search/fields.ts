@@ -36,14 +36,27 @@ function walk(w: Walk, node: unknown, depth: number): void {
   for (const key of NESTED) if (isObject(node[key])) walk(w, node[key], depth + 1);
 }
 
-/** Reads a tool's searchable texts without trusting its shape. */
+/** The host's keywords as one text: an array's strings (others skipped), or a single string. */
+function keywordText(keywords: unknown): string {
+  if (typeof keywords === 'string') return keywords;
+  if (!Array.isArray(keywords)) return '';
+  let text = '';
+  for (const k of keywords) if (typeof k === 'string') text += `\n${k}`;
+  return text;
+}
+
+/** Reads a tool's searchable texts without trusting its shape; the host's keywords join the description. */
 export function toolFields(tool: Tool): Fields {
   const w: Walk = { names: [], texts: [], left: MAX_NODES };
-  const t: { name?: unknown; description?: unknown; parameters?: unknown } = isObject(tool) ? tool : {};
+  const t: { name?: unknown; description?: unknown; parameters?: unknown; keywords?: unknown } = isObject(tool)
+    ? tool
+    : {};
   walk(w, t.parameters, 0);
+  const description = typeof t.description === 'string' ? t.description : '';
+  const keywords = t.keywords === undefined ? '' : keywordText(t.keywords);
   return [
     typeof t.name === 'string' ? t.name : '',
-    typeof t.description === 'string' ? t.description : '',
+    keywords ? `${description}\n${keywords}` : description,
     w.names.join(' '),
     w.texts.join(' '),
   ];

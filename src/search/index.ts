@@ -2,3 +2,4 @@
 export type { ToolIndex } from './build.ts';
 export { getToolIndex } from './cache.ts';
 export { asKeyword, type RankOptions, type RankResult, rankTools } from './rank.ts';
+export { loadIndex, serializeIndex } from './serialize.ts';

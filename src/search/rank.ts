@@ -50,7 +50,29 @@ export function queryKeywords(query: string): string[] {
   return [...out];
 }
 
-const sorted = new WeakMap<BuiltIndex, string[]>();
+/** The vocabulary in sorted order (joined forms aside), for prefix lookups: the words and their term ids. */
+export interface Vocabulary {
+  readonly words: readonly string[];
+  readonly ids: Int32Array;
+}
+
+const vocabularies = new WeakMap<BuiltIndex, Vocabulary>();
+
+/** The index's sorted vocabulary, sorted on first use (a loaded index brings it along). */
+export function sortedVocabulary(ix: BuiltIndex): Vocabulary {
+  let v = vocabularies.get(ix);
+  if (!v) {
+    const words = [...ix.terms.keys()].filter((_, t) => !ix.whole[t]).sort();
+    v = { words, ids: Int32Array.from(words, (w) => ix.terms.get(w) as number) };
+    vocabularies.set(ix, v);
+  }
+  return v;
+}
+
+/** Gives a loaded index the sorted vocabulary it was saved with: term ids in order, and every term by id. */
+export function seedVocabulary(ix: BuiltIndex, ids: Int32Array, terms: readonly string[]): void {
+  vocabularies.set(ix, { words: Array.from(ids, (t) => terms[t] as string), ids });
+}
 
 /** Term ids to score for a query, each with its weight: the terms themselves, then their prefix relatives at a lower weight. */
 function expand(ix: BuiltIndex, terms: readonly string[]): Map<number, number> {
@@ -69,24 +91,19 @@ function expand(ix: BuiltIndex, terms: readonly string[]): Map<number, number> {
 /** Vocabulary terms that start with the term, or that it starts with (at least PREFIX characters). */
 function relatives(ix: BuiltIndex, term: string): number[] {
   const out: number[] = [];
-  const add = (t: number | undefined): void => {
-    if (t !== undefined) out.push(t);
-  };
-  for (let len = PREFIX; len < term.length; len++) add(ix.terms.get(term.slice(0, len)));
-  let vocabulary = sorted.get(ix);
-  if (!vocabulary) {
-    vocabulary = [...ix.terms.keys()].sort();
-    sorted.set(ix, vocabulary);
+  for (let len = PREFIX; len < term.length; len++) {
+    const t = ix.terms.get(term.slice(0, len));
+    if (t !== undefined && !ix.whole[t]) out.push(t);
   }
+  const { words, ids } = sortedVocabulary(ix);
   let lo = 0;
-  let hi = vocabulary.length;
+  let hi = words.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if ((vocabulary[mid] as string) <= term) lo = mid + 1;
+    if ((words[mid] as string) <= term) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < vocabulary.length && (vocabulary[i] as string).startsWith(term); i++)
-    add(ix.terms.get(vocabulary[i] as string));
+  for (let i = lo; i < words.length && (words[i] as string).startsWith(term); i++) out.push(ids[i] as number);
   return out;
 }
 
@@ -105,24 +122,28 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     return { found, ids, keywords };
   }
   const acc = acquire(ix);
-  const { score, sub, matched, named, seen } = acc;
+  const { score, sub, covered, named, seen } = acc;
   const touched: number[] = [];
-  const terms = [...new Set(tokenize(query.slice(0, MAX_CHARS)))];
+  const parsed = queryTerms(query.slice(0, MAX_CHARS));
+  // Repeated query words count once: measured, BM25's query-frequency weight (k3) only hurt, most of all on long requests.
+  const terms = [...new Set(parsed)];
   const { start, docs, weights } = ix;
+  // The IDF mass of the query's known terms: a tool's share of it says how much of the request it covers, rare words
+  // counting for more than common ones (a long request names its tool in its rarest words).
+  let mass = 0;
   for (const [t, weight] of expand(ix, terms)) {
-    const from = start[t] as number;
-    const to = start[t + 1] as number;
-    const idf = weight * Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
-    for (let i = from; i < to; i++) {
+    const df = (start[t + 1] as number) - (start[t] as number);
+    const idf = idfOf(n, df);
+    if (weight === 1) mass += idf;
+    for (let i = start[t] as number; i < (start[t + 1] as number); i++) {
       const d = docs[i] as number;
       const w = weights[i] as number;
       if (!seen[d]) touched.push(d);
       seen[d] = 1;
-      score[d] = (score[d] as number) + idf * Math.abs(w);
-      if (weight === 1) {
-        matched[d] = (matched[d] as number) + 1;
-        if (w < 0) named[d] = (named[d] as number) + 1;
-      }
+      score[d] = (score[d] as number) + weight * idf * Math.abs(w);
+      // A prefix relative ("rental" for "rent") covers its query term in part.
+      covered[d] = (covered[d] as number) + weight * idf;
+      if (weight === 1 && w < 0) named[d] = (named[d] as number) + 1;
     }
   }
   for (const keyword of keywords) {
@@ -133,27 +154,93 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
       seen[d] = 1;
       sub[d] = (sub[d] as number) + w;
     }
-    for (const d of ix.names.get(keyword) ?? []) score[d] = (score[d] as number) + PARAMS.exactName;
+    // A query that is a tool's name finds it first; a sentence that happens to hold a one-word name, much less so.
+    for (const d of ix.names.get(keyword) ?? [])
+      score[d] = (score[d] as number) + PARAMS.exactName / keywords.length ** 2;
   }
   const { nameBoost, coord, substring } = PARAMS;
-  const cover = [...terms, ''].map((_, m) => ((m || 1) / (terms.length || 1)) ** coord);
+  // A table of the coverage factor, because a power per candidate cost as much as the rest of the scoring.
+  if (powersOf !== coord) {
+    powers = Float64Array.from({ length: STEPS + 1 }, (_, i) => (i / STEPS) ** coord);
+    powersOf = coord;
+  }
   const candidates: number[] = [];
   const rank = new Float64Array(n);
   for (const d of touched) {
     const s = score[d] as number;
     if (visible(d)) {
-      // Tools whose name the query covers, and tools matching more of the query's terms, rise.
-      const names = ix.nameTerms[d] ? (named[d] as number) / (ix.nameTerms[d] as number) : 0;
-      rank[d] = s
-        ? TIER + s * (1 + nameBoost * names) * (cover[matched[d] as number] as number) + substring * (sub[d] as number)
-        : (sub[d] as number);
+      // Tools whose name the query covers, and tools covering more of the query's weight, rise.
+      const names = ix.nameTerms[d] ? Math.min(1, (named[d] as number) / (ix.nameTerms[d] as number)) : 0;
+      const cover = mass ? (powers[Math.round(Math.min(1, (covered[d] as number) / mass) * STEPS)] as number) : 1;
+      rank[d] = s ? TIER + s * (1 + nameBoost * names) * cover + substring * (sub[d] as number) : (sub[d] as number);
       candidates.push(d);
     }
-    score[d] = sub[d] = matched[d] = named[d] = seen[d] = 0;
+    score[d] = sub[d] = covered[d] = named[d] = seen[d] = 0;
   }
   release(ix, acc);
+  proximity(ix, parsed, candidates, rank);
   return { found: candidates.length, ids: top(candidates, rank, take), keywords };
 }
+
+const STEPS = 4096;
+/** (i / STEPS) ** coord, for the coord it was made for. */
+let powers = new Float64Array(0);
+let powersOf = Number.NaN;
+
+/** BM25's IDF of a term held by df of n tools. */
+const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
+/** The query's terms in order, without the joined forms of its camel-case words. */
+function queryTerms(query: string): string[] {
+  const joined: number[] = [];
+  const all = tokenize(query, [], joined);
+  if (joined.length === 0) return all;
+  const skip = new Set(joined);
+  return all.filter((_, i) => !skip.has(i));
+}
+
+/**
+ * Raises the best candidates by the adjacent query-term pairs they hold adjacent, in either order, in their name or
+ * description (sequential dependence). Only a fixed number of best token matches take part, whatever the page, so
+ * paging stays stable: raised tools stay above every other one.
+ */
+function proximity(ix: BuiltIndex, parsed: readonly string[], candidates: number[], rank: Float64Array): void {
+  const { proximity: weight, proximityTop } = PARAMS;
+  const n = ix.size;
+  const pairs = new Map<number, number>();
+  let previous = -1;
+  for (const term of parsed) {
+    const t = ix.terms.get(term);
+    if (t === undefined) continue;
+    if (previous >= 0 && previous !== t) {
+      const w = weight * Math.min(idfOf(n, df(ix, previous)), idfOf(n, df(ix, t)));
+      pairs.set(previous * 0x100000 + t, w);
+      pairs.set(t * 0x100000 + previous, w);
+    }
+    previous = t;
+  }
+  if (pairs.size === 0 || weight === 0) return;
+  const { sequence, sequenceStart } = ix;
+  const counted = new Set<number>();
+  for (const d of top(candidates, rank, proximityTop)) {
+    if ((rank[d] as number) < TIER) break;
+    let bonus = 0;
+    counted.clear();
+    for (let i = sequenceStart[d] as number; i + 1 < (sequenceStart[d + 1] as number); i++) {
+      const key = (sequence[i] as number) * 0x100000 + (sequence[i + 1] as number);
+      const w = pairs.get(key);
+      if (w !== undefined && !counted.has(key)) {
+        counted.add(key);
+        counted.add((sequence[i + 1] as number) * 0x100000 + (sequence[i] as number));
+        bonus += w;
+      }
+    }
+    rank[d] = (rank[d] as number) + bonus;
+  }
+}
+
+/** How many tools hold term t. */
+const df = (ix: BuiltIndex, t: number): number => (ix.start[t + 1] as number) - (ix.start[t] as number);
 
 /** The `take` best ids by score, ties in catalogue order, without sorting the whole set when `take` is small. */
 function top(ids: number[], score: Float64Array, take: number): number[] {

@@ -4,7 +4,8 @@ import type { BuiltIndex } from './build.ts';
 export interface Scratch {
   readonly score: Float64Array;
   readonly sub: Float64Array;
-  readonly matched: Uint16Array;
+  /** The IDF of the query terms each tool holds. */
+  readonly covered: Float64Array;
   readonly named: Uint16Array;
   readonly seen: Uint8Array;
 }
@@ -17,7 +18,7 @@ const memos = new WeakMap<BuiltIndex, Map<string, number[]>>();
 const fresh = (n: number): Scratch => ({
   score: new Float64Array(n),
   sub: new Float64Array(n),
-  matched: new Uint16Array(n),
+  covered: new Float64Array(n),
   named: new Uint16Array(n),
   seen: new Uint8Array(n),
 });

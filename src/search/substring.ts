@@ -7,7 +7,9 @@ export interface SubstringIndex {
   readonly text: string;
   /** Chunk c is at [starts[c], starts[c + 1] - 1) of `text`. */
   readonly starts: Int32Array;
-  readonly docs: readonly (readonly number[])[];
+  /** The tools holding chunk c are at [docStart[c], docStart[c + 1]) of `docIds`. */
+  readonly docStart: Int32Array;
+  readonly docIds: Int32Array;
   /** Positions of the trigrams with hash g are at [heads[g], heads[g + 1]) of `positions`. */
   readonly heads: Int32Array;
   readonly positions: Int32Array;
@@ -25,6 +27,20 @@ export function buildSubstring(chunks: readonly string[], docs: readonly (readon
   const text = chunks.join(' ');
   const starts = new Int32Array(chunks.length + 1);
   for (let c = 0; c < chunks.length; c++) starts[c + 1] = (starts[c] as number) + (chunks[c] as string).length + 1;
+  const docStart = new Int32Array(docs.length + 1);
+  for (let c = 0; c < docs.length; c++) docStart[c + 1] = (docStart[c] as number) + (docs[c] as number[]).length;
+  const docIds = new Int32Array(docStart[docs.length] as number);
+  for (let c = 0; c < docs.length; c++) docIds.set(docs[c] as number[], docStart[c] as number);
+  return loadSubstring(text, starts, docStart, docIds);
+}
+
+/** The trigram table over joined chunks: rebuilt rather than stored, as it is larger than the text and quick to make. */
+export function loadSubstring(
+  text: string,
+  starts: Int32Array,
+  docStart: Int32Array,
+  docIds: Int32Array,
+): SubstringIndex {
   const heads = new Int32Array((1 << BITS) + 1);
   const grams = new Int32Array(Math.max(0, text.length - 2));
   for (let i = 0; i < grams.length; i++) {
@@ -40,12 +56,12 @@ export function buildSubstring(chunks: readonly string[], docs: readonly (readon
     positions[cursor[g] as number] = i;
     cursor[g] = (cursor[g] as number) + 1;
   }
-  return { text, starts, docs, heads, positions };
+  return { text, starts, docStart, docIds, heads, positions };
 }
 
 /** The tools whose name or description contains the lower-cased keyword, each once. */
 export function findSubstring(index: SubstringIndex, keyword: string, size: number): number[] {
-  const { text, starts, docs, heads, positions } = index;
+  const { text, starts, docStart, docIds, heads, positions } = index;
   // The keyword's rarest trigram gives the candidate positions; a keyword under three characters is scanned for.
   let best = -1;
   let offset = 0;
@@ -63,17 +79,19 @@ export function findSubstring(index: SubstringIndex, keyword: string, size: numb
   const out: number[] = [];
   let chunk = 0;
   const hit = (at: number): void => {
-    let hi = docs.length - 1;
+    let hi = starts.length - 2;
     while (chunk < hi) {
       const mid = (chunk + hi + 1) >> 1;
       if ((starts[mid] as number) <= at) chunk = mid;
       else hi = mid - 1;
     }
-    for (const d of docs[chunk] as number[])
+    for (let i = docStart[chunk] as number; i < (docStart[chunk + 1] as number); i++) {
+      const d = docIds[i] as number;
       if (!seen[d]) {
         seen[d] = 1;
         out.push(d);
       }
+    }
   };
   if (best < 0) for (let at = text.indexOf(keyword); at >= 0; at = text.indexOf(keyword, at + 1)) hit(at);
   else

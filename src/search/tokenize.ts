@@ -5,6 +5,8 @@ import { isStopword } from './stopwords.ts';
 const CJK = '\\u3040-\\u30ff\\u3400-\\u9fff\\uf900-\\ufaff';
 let word: RegExp | undefined;
 const CAMEL = /(\p{Ll}|\d)(?=\p{Lu})|(\p{Lu})(?=\p{Lu}\p{Ll})/gu;
+const BRAND =
+  /(?<![\p{L}\d])[\p{L}\d]{1,4}(?:&[\p{L}\d]{1,4})+(?![\p{L}\d])|(?<![\p{L}\d])\p{L}{1,2}(?:\+\+|#)(?![\p{L}\d+#])/gu;
 
 let segmenter: Intl.Segmenter | null | undefined;
 let stems: Map<string, string> | undefined;
@@ -28,39 +30,106 @@ function segment(run: string, out: string[]): void {
   }
 }
 
-/** Adds a lower-cased Latin word as its stem, unless it is a stopword or a single letter. */
-function add(w: string, out: string[]): void {
+// Words Porter stems into a common, unrelated word ("news" into "new", "general" and "generic" into "generate"'s
+// "gener"): kept whole instead.
+const KEEP = new Set(['news', 'general', 'generic']);
+
+/** The stem of a lower-cased Latin word, cached. */
+function stemOf(w: string): string {
   stems ??= new Map();
   let s = stems.get(w);
   if (s === undefined) {
     // Bounded, so that a stream of odd queries cannot grow it without end.
     if (stems.size > 50_000) stems.clear();
-    s = w.length < 2 || isStopword(w) ? '' : stemmer(w);
+    s = KEEP.has(w) ? w : stemmer(w);
     stems.set(w, s);
   }
-  if (s) out.push(s);
+  return s;
 }
 
-/** Turns text into search terms: identifiers split, lower-cased, stopwords and one-letter words dropped, stemmed, CJK segmented. */
-export function tokenize(text: string, out: string[] = []): string[] {
+/** Adds a lower-cased Latin word as its stem, unless it is a stopword or a single letter. */
+function add(w: string, out: string[]): void {
+  if (w.length > 1 && !isStopword(w)) out.push(stemOf(w));
+}
+
+/**
+ * Adds the parts of a split camel-case word and beside them the joined forms the split would lose: the whole word,
+ * and a part too weak to stand alone (one letter, a stopword) joined to the next ("iPhoneBackup": "iphone").
+ */
+function addParts(parts: readonly string[], lower: string, out: string[], joined: number[] | undefined): void {
+  for (const part of parts) add(part, out);
+  for (let i = 0; i + 2 < parts.length; i++) {
+    const part = parts[i] as string;
+    if (part.length < 2 || isStopword(part)) {
+      joined?.push(out.length);
+      out.push(stemOf(part + (parts[i + 1] as string)));
+    }
+  }
+  // Kept even when a part is a stopword or one letter: "YouTube" must not shrink to "tube", nor "eBay" to "bay".
+  joined?.push(out.length);
+  out.push(stemOf(lower));
+}
+
+/** Adds a word that may be camel-case (any script). */
+function addWord(w: string, out: string[], joined: number[] | undefined): void {
+  const lower = w.toLowerCase();
+  const split = w.replace(CAMEL, '$1$2 ');
+  if (split.length === w.length) add(lower, out);
+  else addParts(split.toLowerCase().split(' '), lower, out, joined);
+}
+
+const isUpper = (c: number): boolean => c > 64 && c < 91;
+const isLower = (c: number): boolean => c > 96 && c < 123;
+const isDigit = (c: number): boolean => c > 47 && c < 58;
+
+/** Adds an ASCII word of letters and digits, split at camel-case boundaries by hand (as CAMEL would). */
+function addAscii(text: string, begin: number, end: number, out: string[], joined: number[] | undefined): void {
+  let parts: string[] | undefined;
+  let from = begin;
+  for (let k = begin + 1; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (!isUpper(c)) continue;
+    const p = text.charCodeAt(k - 1);
+    if (isLower(p) || isDigit(p) || (isUpper(p) && k + 1 < end && isLower(text.charCodeAt(k + 1)))) {
+      parts ??= [];
+      parts.push(text.slice(from, k).toLowerCase());
+      from = k;
+    }
+  }
+  const lower = text.slice(begin, end).toLowerCase();
+  if (!parts) add(lower, out);
+  else {
+    parts.push(text.slice(from, end).toLowerCase());
+    addParts(parts, lower, out, joined);
+  }
+}
+
+/**
+ * Turns text into search terms: identifiers split, lower-cased, stopwords and one-letter words dropped, stemmed, CJK
+ * segmented. `joined` receives the positions in `out` of the joined forms of camel-case words, which the index keeps
+ * out of field lengths and prefix matching (they only repeat their parts).
+ */
+export function tokenize(text: string, out: string[] = [], joined?: number[]): string[] {
   word ??= new RegExp(`[${CJK}]+|[^\\s\\p{P}\\p{S}${CJK}]+`, 'gu');
-  // The Unicode patterns below cost most of a build; printable ASCII with nothing for CAMEL to split is read by hand.
-  if (!/[a-z\d][A-Z]|[A-Z][A-Z][a-z]|[^ -~]/.test(text)) {
-    const lower = text.toLowerCase();
+  // The Unicode patterns below cost most of a build: printable ASCII without brand-like tokens is read by hand.
+  if (!/[^ -~]|[A-Za-z\d][&+#]/.test(text)) {
     let begin = 0;
-    for (let i = 0; i <= lower.length; i++) {
-      const c = lower.charCodeAt(i);
-      if (!((c > 96 && c < 123) || (c > 47 && c < 58))) {
-        if (i > begin) add(lower.slice(begin, i), out);
+    for (let i = 0; i <= text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (!(isLower(c) || isUpper(c) || isDigit(c))) {
+        if (i > begin) addAscii(text, begin, i, out, joined);
         begin = i + 1;
       }
     }
     return out;
   }
-  for (const w of text.replace(CAMEL, '$1$2 ').toLowerCase().match(word) ?? []) {
+  // "H&M", "AT&T", "C++", "C#": short names whose parts alone are one-letter words or stopwords, kept whole too.
+  if (text.includes('&') || text.includes('+') || text.includes('#'))
+    for (const b of text.match(BRAND) ?? []) out.push(b.toLowerCase());
+  for (const w of text.match(word) ?? []) {
     const c = w.charCodeAt(0);
     if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) segment(w, out);
-    else add(w, out);
+    else addWord(w, out, joined);
   }
   return out;
 }

@@ -125,3 +125,16 @@ describe('getToolIndex', () => {
     expect(getToolIndex(tools.slice(1))).not.toBe(index);
   });
 });
+
+describe('ranking signals', () => {
+  it('raises tools holding the query words next to each other (proximity)', () => {
+    // Equal BM25 scores: without proximity, catalogue order would put "one" first.
+    const list: Tool[] = [
+      { name: 'one', description: 'magnetic notes field' },
+      { name: 'two', description: 'notes magnetic field' },
+    ];
+    expect(names(rankTools(getToolIndex(list), 'magnetic field').ids, list)).toEqual(['two', 'one']);
+    expect(names(rankTools(getToolIndex(list), 'field magnetic').ids, list)).toEqual(['two', 'one']);
+    expect(names(rankTools(getToolIndex(list), 'notes').ids, list)).toEqual(['one', 'two']);
+  });
+});
