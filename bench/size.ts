@@ -13,6 +13,8 @@ export interface SizeRow {
   minBytes: number;
   gzipBytes: number;
   brotliBytes: number;
+  /** min+brotli of the core and this entry bundled together, less the core's own: what the entry adds to an app that has the core. */
+  addedBrotliBytes?: number;
 }
 
 type ExportTarget = string | { [condition: string]: ExportTarget } | null;
@@ -24,34 +26,62 @@ function importFile(target: ExportTarget): string | undefined {
   return importFile(target.import ?? target.default ?? null);
 }
 
-/** Each `exports` entry of the package.json, bundled with esbuild (browser platform, ESM) as a user's bundler would. */
+/** Bundles code as a user's bundler would (browser platform, ESM, minified) and measures it. */
+async function bundleSize(
+  input: { entry: string } | { contents: string; resolveDir: string },
+  external: string[],
+): Promise<Omit<SizeRow, 'entry' | 'file'>> {
+  const result = await build({
+    ...('entry' in input
+      ? { entryPoints: [input.entry] }
+      : { stdin: { contents: input.contents, resolveDir: input.resolveDir, loader: 'js' as const } }),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    external,
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return {
+    minBytes: code.byteLength,
+    gzipBytes: gzipSync(code, { level: 9 }).byteLength,
+    brotliBytes: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength,
+  };
+}
+
+/**
+ * Each `exports` entry of the package.json, bundled with its dependencies. Peer dependencies (the adapters'
+ * frameworks) stay external: an app that uses an adapter ships its framework anyway. Modules the runtime
+ * provides (Workers, Node) cost nothing to ship.
+ */
 export async function measureSize(packageJsonPath: string): Promise<SizeRow[]> {
   const root = dirname(packageJsonPath);
-  const manifest = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { exports?: Record<string, ExportTarget> };
+  const manifest = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
+    exports?: Record<string, ExportTarget>;
+    peerDependencies?: Record<string, string>;
+  };
+  const external = [
+    'cloudflare:*',
+    'node:*',
+    ...Object.keys(manifest.peerDependencies ?? {}).flatMap((p) => [p, `${p}/*`]),
+  ];
+  const core = importFile(manifest.exports?.['.'] ?? null);
+  const coreSize = core ? await bundleSize({ entry: join(root, core) }, external) : undefined;
   const rows: SizeRow[] = [];
   for (const [entry, target] of Object.entries(manifest.exports ?? {})) {
     const file = importFile(target);
     if (!file) continue;
-    const result = await build({
-      entryPoints: [join(root, file)],
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      // Modules the runtime provides (Workers, Node) cost nothing to ship.
-      external: ['cloudflare:*', 'node:*'],
-      write: false,
-      logLevel: 'silent',
-    });
-    const code = result.outputFiles[0]?.contents ?? new Uint8Array();
-    rows.push({
-      entry,
-      file,
-      minBytes: code.byteLength,
-      gzipBytes: gzipSync(code, { level: 9 }).byteLength,
-      brotliBytes: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength,
-    });
+    const size = await bundleSize({ entry: join(root, file) }, external);
+    let addedBrotliBytes: number | undefined;
+    if (core && coreSize && file !== core) {
+      const both = `export * from ${JSON.stringify(`./${core}`)};\nexport * from ${JSON.stringify(`./${file}`)};`;
+      addedBrotliBytes =
+        (await bundleSize({ contents: both, resolveDir: root }, external)).brotliBytes - coreSize.brotliBytes;
+    }
+    rows.push({ entry, file, ...size, ...(addedBrotliBytes !== undefined && { addedBrotliBytes }) });
   }
   return rows;
 }
