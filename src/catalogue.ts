@@ -104,7 +104,7 @@ const isMcpShape = (tool: Record<string, unknown>): boolean => 'inputSchema' in 
 
 /**
  * A position's findings as a string: equal signatures at every position mean equal findings. A plain name
- * stands alone; anything else, or a name that could pass for an encoded form, is encoded.
+ * stands alone; anything else, or a name that could pass for an encoded form (starting with \0 or \u0001), is encoded.
  */
 function signatureOf(entry: unknown): string {
   const skip = problem(entry);
@@ -112,9 +112,11 @@ function signatureOf(entry: unknown): string {
   const tool = entry as Record<string, unknown>;
   const name = tool.name as string;
   const mcp = isMcpShape(tool);
-  const c = name.charCodeAt(0);
-  if (!tool.groups && !mcp && c !== 91 && c !== 0) return name;
-  return JSON.stringify([name, tool.groups ?? null, mcp]);
+  if (!tool.groups && !mcp && name.charCodeAt(0) > 1) return name;
+  // Length-prefixed parts, which no name or group can blur: JSON here was most of a cold start's first inspection.
+  let signature = `\u0001${mcp ? 1 : 0}${name.length}:${name}`;
+  for (const group of (tool.groups as readonly string[] | undefined) ?? []) signature += `${group.length}:${group}`;
+  return signature;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
@@ -154,10 +156,16 @@ function findingsOf(tools: readonly Tool[], signature: readonly string[]): Catal
     kept[i] = 1;
     byName.set(tool.name, i);
     if (tool.name !== SEARCH_TOOL_NAME) counted++;
-    for (const group of new Set(tool.groups ?? [])) {
-      const members = groups.get(group);
-      if (members) members.push(i);
-      else groups.set(group, [i]);
+    const own = tool.groups ?? [];
+    // A Set per tool showed in a cold start; most tools have a group or two, and a long list is deduplicated by a Set.
+    const distinct = own.length > 8 ? [...new Set(own)] : own;
+    for (let k = 0; k < distinct.length; k++) {
+      const group = distinct[k] as string;
+      if (distinct !== own || own.indexOf(group) === k) {
+        const members = groups.get(group);
+        if (members) members.push(i);
+        else groups.set(group, [i]);
+      }
     }
   });
   return { byName, groups, kept, counted, skipped, shapes: [...shapes], source: [...tools], signature };

@@ -79,7 +79,7 @@ export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = t
     ...postings(n, terms.size, seq, bounds, split),
     whole: split.whole,
     ...sequences(n, seq, bounds, split),
-    names: namesOf(fields),
+    names: namesOf(fields.map((f) => f[0])),
     substring: substringOf(n, chunks.texts, seq, bounds),
     fields,
   };
@@ -268,11 +268,11 @@ function sequences(
   return { sequence, sequenceStart };
 }
 
-/** Tool ids by lower-cased name, for the exact-name boost. */
-export function namesOf(fields: readonly Fields[]): Map<string, number[]> {
+/** Tool ids by lower-cased name (given each tool's indexed name), for the exact-name boost. */
+export function namesOf(toolNames: readonly string[]): Map<string, number[]> {
   const names = new Map<string, number[]>();
-  fields.forEach((f, id) => {
-    const name = f[0].toLowerCase();
+  toolNames.forEach((n, id) => {
+    const name = n.toLowerCase();
     const same = names.get(name);
     if (same) same.push(id);
     else names.set(name, [id]);

@@ -45,19 +45,35 @@ function keywordText(keywords: unknown): string {
   return text;
 }
 
+/** A tool's raw parts, read without trusting its shape. */
+export type ToolParts = { name?: unknown; description?: unknown; parameters?: unknown; keywords?: unknown };
+
+const NONE: ToolParts = {};
+
+/** The tool as an object whose parts may be read (an empty one for a tool that is no object). */
+export const partsOf = (tool: Tool): ToolParts => (isObject(tool) ? tool : NONE);
+
+/** A tool's name as it is indexed: '' when it has none. */
+export const nameOf = (t: ToolParts): string => (typeof t.name === 'string' ? t.name : '');
+
+/** A tool's description as it is indexed: '' when it has none. */
+export const descriptionOf = (t: ToolParts): string => (typeof t.description === 'string' ? t.description : '');
+
+/**
+ * Fills `names` and `texts` with the parameter names and parameter texts of a schema, in the order they are indexed
+ * (after emptying them): their joins are the tool's third and fourth fields.
+ */
+export function schemaTexts(parameters: unknown, names: string[], texts: string[]): void {
+  names.length = texts.length = 0;
+  walk({ names, texts, left: MAX_NODES }, parameters, 0);
+}
+
 /** Reads a tool's searchable texts without trusting its shape; the host's keywords join the description. */
 export function toolFields(tool: Tool): Fields {
   const w: Walk = { names: [], texts: [], left: MAX_NODES };
-  const t: { name?: unknown; description?: unknown; parameters?: unknown; keywords?: unknown } = isObject(tool)
-    ? tool
-    : {};
+  const t = partsOf(tool);
   walk(w, t.parameters, 0);
-  const description = typeof t.description === 'string' ? t.description : '';
+  const description = descriptionOf(t);
   const keywords = t.keywords === undefined ? '' : keywordText(t.keywords);
-  return [
-    typeof t.name === 'string' ? t.name : '',
-    keywords ? `${description}\n${keywords}` : description,
-    w.names.join(' '),
-    w.texts.join(' '),
-  ];
+  return [nameOf(t), keywords ? `${description}\n${keywords}` : description, w.names.join(' '), w.texts.join(' ')];
 }
