@@ -2,16 +2,17 @@
 // stored as text beside the code, and loaded in a fraction of a build, after checking it was made from the same tools.
 import { ToolSearchError } from '../errors.ts';
 import type { Tool } from '../types.ts';
-import { type BuiltIndex, buildIndex, namesOf, PARAMS } from './build.ts';
+import { type BuiltIndex, buildIndex, PARAMS } from './build.ts';
 import { seedToolIndex } from './cache.ts';
 import { type Fields, nameOf, partsOf, toolFields } from './fields.ts';
 import { fingerprintTools } from './fingerprint.ts';
 import { seedVocabulary, sortedVocabulary } from './rank.ts';
 import { loadSubstring } from './substring.ts';
+import { fitsSlots, nameTable, termSlots, termTable } from './term-table.ts';
 
 // Bumped whenever the tokeniser or the index layout changes; the ranking constants are part of the version too.
 // @2: the terms travel as one string (parsing 10,000s of JSON strings cost more than splitting one), integer
-// arrays as 16 bits when their values fit.
+// arrays as 16 bits when their values fit, and the terms' hash table comes along.
 const FORMAT = 'tool-search-layer/index@2';
 const version = (): string => `${FORMAT} ${JSON.stringify([PARAMS.k1, PARAMS.weight, PARAMS.b])}`;
 
@@ -39,6 +40,10 @@ const ARRAYS = [
   'docStart',
   'docIds',
   'vocabulary',
+  'slots',
+  'nameSlots',
+  'nameStart',
+  'nameIds',
 ] as const;
 
 // Typed arrays travel as base64 of their bytes (little-endian, as every runtime this library targets is).
@@ -107,6 +112,22 @@ function decodeInts(text: string): Int32Array {
   return out;
 }
 
+/** The name lookup as a table: the distinct lower-cased names' slots, and their tools name by name. */
+function encodeNames(names: Map<string, number[]>) {
+  const start = new Int32Array(names.size + 1);
+  const ids: number[] = [];
+  let g = 0;
+  for (const same of names.values()) {
+    ids.push(...same);
+    start[++g] = ids.length;
+  }
+  return {
+    nameSlots: encodeInts(termSlots([...names.keys()])),
+    nameStart: encodeInts(start),
+    nameIds: encodeInts(Int32Array.from(ids)),
+  };
+}
+
 /** Serialises the search index of these tools (for example at deploy time), to be loaded with `loadIndex`. */
 export function serializeIndex(tools: readonly Tool[]): string {
   if (!Array.isArray(tools)) throw new ToolSearchError('serializeIndex: tools must be an array of tools');
@@ -131,6 +152,8 @@ export function serializeIndex(tools: readonly Tool[]): string {
       docStart: encodeInts(ix.substring.docStart),
       docIds: encodeInts(ix.substring.docIds),
       vocabulary: encodeInts(sortedVocabulary(ix).ids),
+      slots: encodeInts(termSlots(terms)),
+      ...encodeNames(ix.names as Map<string, number[]>),
     },
     text: ix.substring.text,
   };
@@ -162,6 +185,19 @@ function parse(serialized: string): Serialized {
   return v as Serialized;
 }
 
+/** The loaded name lookup, checked to fit these tools (whose names the fingerprint has checked). */
+function names(a: Serialized['arrays'], tools: readonly Tool[]) {
+  const start = decodeInts(a.nameStart);
+  const ids = decodeInts(a.nameIds);
+  const slots = decodeInts(a.nameSlots);
+  const groups = start.length - 1;
+  let fits = groups >= 0 && start[0] === 0 && start[groups] === ids.length && ids.length === tools.length;
+  for (let g = 0; fits && g < groups; g++) fits = (start[g] as number) < (start[g + 1] as number);
+  if (!fits || ids.some((id) => id < 0 || id >= tools.length) || !fitsSlots(slots, groups))
+    throw damaged('its name table does not fit');
+  return nameTable(slots, start, ids, (id) => nameOf(partsOf(tools[id] as Tool)).toLowerCase());
+}
+
 /**
  * Puts a serialised index in the search cache when it was made from tools with the same searchable content, by this
  * version of the library; returns false (and changes nothing, so the first search builds as usual) when not.
@@ -174,8 +210,9 @@ export function loadIndex(serialized: string, tools: readonly Tool[]): boolean {
   if (s.fingerprint !== fingerprintTools(tools)) return false;
   const a = s.arrays;
   const list = s.terms === '' ? [] : s.terms.split(TERM_SEPARATOR);
-  const terms = new Map<string, number>();
-  for (let t = 0; t < list.length; t++) terms.set(list[t] as string, t);
+  const slots = decodeInts(a.slots);
+  if (!fitsSlots(slots, list.length)) throw damaged('its term table does not fit');
+  const terms = termTable(list, slots);
   const bytes = (text: string): ArrayBuffer => bytesOf(text).buffer as ArrayBuffer;
   const i32 = decodeInts;
   // The texts are read again only when a new array of other tool objects asks the cache for an equal catalogue.
@@ -191,7 +228,7 @@ export function loadIndex(serialized: string, tools: readonly Tool[]): boolean {
     whole: new Uint8Array(bytes(a.whole)),
     sequence: i32(a.sequence),
     sequenceStart: i32(a.sequenceStart),
-    names: namesOf(copy.map((t) => nameOf(partsOf(t)))),
+    names: names(a, copy),
     substring: loadSubstring(s.text, i32(a.starts), i32(a.docStart), i32(a.docIds)),
     get fields() {
       fields ??= copy.map(toolFields);
@@ -199,7 +236,6 @@ export function loadIndex(serialized: string, tools: readonly Tool[]): boolean {
     },
   };
   if (
-    terms.size !== list.length ||
     index.start.length !== terms.size + 1 ||
     index.docs.length !== index.weights.length ||
     index.nameTerms.length !== s.size ||
