@@ -156,6 +156,31 @@ describe('serializeIndex and loadIndex', () => {
     damage('nameStart', '2AQA=');
   });
 
+  it('load weights sent as a palette or as plain 32-bit words alike, and refuse a damaged palette', () => {
+    const parsed = JSON.parse(serializeIndex(tools)) as { arrays: Record<string, string> };
+    const weights = parsed.arrays.weights as string;
+    expect(weights[0]).toBe('p');
+    // Re-encode the palette form as plain words, as serializeIndex does past 65,536 distinct weights.
+    const bytes = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const [palette, indices] = weights.slice(1).split(':').map(bytes) as [Uint8Array, Uint8Array];
+    const plain = new Uint8Array(indices.length * 2);
+    for (let i = 0; i < indices.length / 2; i++) {
+      const p = (indices[2 * i] as number) | ((indices[2 * i + 1] as number) << 8);
+      plain.set(palette.subarray(p * 4, p * 4 + 4), i * 4);
+    }
+    const raw = structuredClone(parsed);
+    raw.arrays.weights = `4${btoa(String.fromCharCode(...plain))}`;
+    const fresh = copy();
+    expect(loadIndex(JSON.stringify(raw), fresh)).toBe(true);
+    const built = buildIndex(fresh);
+    for (const query of queries) expect(rankTools(getToolIndex(fresh), query)).toEqual(rankTools(built, query));
+    for (const bad of [`x${weights.slice(1)}`, weights.replace(':', ''), `${weights.split(':')[0]}:/wA=`]) {
+      const damaged = structuredClone(parsed);
+      damaged.arrays.weights = bad;
+      expect(() => loadIndex(JSON.stringify(damaged), copy())).toThrow(/damaged/);
+    }
+  });
+
   it('find the same substrings by scanning as with the trigram table made later', () => {
     const index = buildIndex(tools) as unknown as { substring: Parameters<typeof findSubstring>[0] };
     const keywords = ['eathe', 'weather', 'listings', 'city', 'ay', '天气', 'nothing', 'mail', 'five-day', 'e'];
