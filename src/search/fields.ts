@@ -11,17 +11,31 @@ const NESTED = ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'pre
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-interface Walk {
-  readonly names: string[];
-  readonly texts: string[];
+/** Receives a schema's parameter names and parameter texts in the order they are indexed. */
+export interface SchemaSink {
+  name(key: string): void;
+  text(value: string): void;
   /** Schema nodes still to visit. */
   left: number;
 }
 
+// One reused sink for toolFields: a sink per tool would be 1,000s of objects and closures in a cold build.
+const collector = {
+  names: [] as string[],
+  texts: [] as string[],
+  left: 0,
+  name(key: string): void {
+    collector.names.push(key);
+  },
+  text(value: string): void {
+    collector.texts.push(value);
+  },
+};
+
 // A module-level function rather than a closure per tool: building 1,000s of closures showed in a cold build.
 // The node's keys are enumerated once (the enumerable ones, as JSON carries a schema to the model) and only those
 // present are read: nine lookups of mostly absent keys on objects of every shape were half the cost of reading a catalogue.
-function walk(w: Walk, node: unknown, depth: number): void {
+function walk(w: SchemaSink, node: unknown, depth: number): void {
   if (!isObject(node) || depth > MAX_DEPTH || --w.left < 0) return;
   if (Array.isArray(node)) {
     for (const item of node) walk(w, item, depth + 1);
@@ -48,12 +62,12 @@ function walk(w: Walk, node: unknown, depth: number): void {
         has |= 8;
     }
   }
-  if (has & 1 && typeof node.description === 'string') w.texts.push(node.description);
-  if (has & 2 && Array.isArray(node.enum)) for (const v of node.enum) if (typeof v === 'string') w.texts.push(v);
+  if (has & 1 && typeof node.description === 'string') w.text(node.description);
+  if (has & 2 && Array.isArray(node.enum)) for (const v of node.enum) if (typeof v === 'string') w.text(v);
   const properties = has & 4 ? node.properties : undefined;
   if (isObject(properties) && !Array.isArray(properties)) {
     for (const key of Object.keys(properties)) {
-      w.names.push(key);
+      w.name(key);
       walk(w, properties[key], depth + 1);
     }
   }
@@ -83,21 +97,21 @@ export const nameOf = (t: ToolParts): string => (typeof t.name === 'string' ? t.
 /** A tool's description as it is indexed: '' when it has none. */
 export const descriptionOf = (t: ToolParts): string => (typeof t.description === 'string' ? t.description : '');
 
-/**
- * Fills `names` and `texts` with the parameter names and parameter texts of a schema, in the order they are indexed
- * (after emptying them): their joins are the tool's third and fourth fields.
- */
-export function schemaTexts(parameters: unknown, names: string[], texts: string[]): void {
-  names.length = texts.length = 0;
-  walk({ names, texts, left: MAX_NODES }, parameters, 0);
+/** Gives the sink a schema's parameter names and texts, in the order they are indexed, within the node budget. */
+export function walkSchema(parameters: unknown, sink: SchemaSink): void {
+  sink.left = MAX_NODES;
+  walk(sink, parameters, 0);
 }
 
 /** Reads a tool's searchable texts without trusting its shape; the host's keywords join the description. */
 export function toolFields(tool: Tool): Fields {
-  const w: Walk = { names: [], texts: [], left: MAX_NODES };
   const t = partsOf(tool);
-  walk(w, t.parameters, 0);
+  const names: string[] = [];
+  const texts: string[] = [];
+  collector.names = names;
+  collector.texts = texts;
+  walkSchema(t.parameters, collector);
   const description = descriptionOf(t);
   const keywords = t.keywords === undefined ? '' : keywordText(t.keywords);
-  return [nameOf(t), keywords ? `${description}\n${keywords}` : description, w.names.join(' '), w.texts.join(' ')];
+  return [nameOf(t), keywords ? `${description}\n${keywords}` : description, names.join(' '), texts.join(' ')];
 }
