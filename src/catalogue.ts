@@ -23,7 +23,10 @@ export interface CatalogueInfo {
   readonly shapes: readonly ForeignShape[];
   /** The entries these findings were made from: the same objects need no further check. */
   readonly source: readonly unknown[];
-  /** Each position's name, groups, validity and shape, to check that another array of equal entries has the same. */
+  /**
+   * Two strings per position (its name or why it is skipped, then its groups and shape), to check that another
+   * array of equal entries has the same findings.
+   */
   readonly signature: readonly string[];
 }
 
@@ -47,7 +50,7 @@ export function inspect(tools: readonly Tool[]): CatalogueInfo {
   if (info) return info;
   info = recent.find((r) => sameObjects(r.source as readonly Tool[], tools));
   if (!info) {
-    const signature = tools.map(signatureOf);
+    const signature = signaturesOf(tools);
     info = recent.find((r) => sameStrings(r.signature, signature)) ?? findingsOf(tools, signature);
   }
   const found = info;
@@ -103,18 +106,34 @@ function problem(entry: unknown): string | undefined {
 const isMcpShape = (tool: Record<string, unknown>): boolean => 'inputSchema' in tool && tool.parameters === undefined;
 
 /**
- * A position's findings as a string: equal signatures at every position mean equal findings. A plain name
- * stands alone; anything else, or a name that could pass for an encoded form, is encoded.
+ * Each position's findings as two strings, pushed: equal signatures at every position mean equal findings. A valid
+ * tool's name stands alone (a skipped entry's reason starts with \0, and a name that does too is prefixed), then its
+ * only group, or '' for none; more groups, an MCP shape, or a group that could pass for an encoded form are
+ * length-prefixed. No string is joined for a plain tool: JSON here was most of a cold start's first inspection.
  */
-function signatureOf(entry: unknown): string {
-  const skip = problem(entry);
-  if (skip !== undefined) return `\0${skip}`;
-  const tool = entry as Record<string, unknown>;
-  const name = tool.name as string;
-  const mcp = isMcpShape(tool);
-  const c = name.charCodeAt(0);
-  if (!tool.groups && !mcp && c !== 91 && c !== 0) return name;
-  return JSON.stringify([name, tool.groups ?? null, mcp]);
+function signaturesOf(tools: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const entry of tools) {
+    const skip = problem(entry);
+    if (skip !== undefined) {
+      out.push(`\0${skip}`, '');
+      continue;
+    }
+    const tool = entry as Record<string, unknown>;
+    const name = tool.name as string;
+    out.push(name.charCodeAt(0) === 0 ? `\0\0${name}` : name);
+    const groups = (tool.groups as readonly string[] | undefined) ?? [];
+    const mcp = isMcpShape(tool);
+    const only = groups.length === 1 ? (groups[0] as string) : undefined;
+    if (!mcp && groups.length === 0) out.push('');
+    else if (!mcp && only && only.charCodeAt(0) > 1) out.push(only);
+    else {
+      let signature = `\u0001${mcp ? 1 : 0}`;
+      for (const group of groups) signature += `${group.length}:${group}`;
+      out.push(signature);
+    }
+  }
+  return out;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
@@ -154,10 +173,16 @@ function findingsOf(tools: readonly Tool[], signature: readonly string[]): Catal
     kept[i] = 1;
     byName.set(tool.name, i);
     if (tool.name !== SEARCH_TOOL_NAME) counted++;
-    for (const group of new Set(tool.groups ?? [])) {
-      const members = groups.get(group);
-      if (members) members.push(i);
-      else groups.set(group, [i]);
+    const own = tool.groups ?? [];
+    // A Set per tool showed in a cold start; most tools have a group or two, and a long list is deduplicated by a Set.
+    const distinct = own.length > 8 ? [...new Set(own)] : own;
+    for (let k = 0; k < distinct.length; k++) {
+      const group = distinct[k] as string;
+      if (distinct !== own || own.indexOf(group) === k) {
+        const members = groups.get(group);
+        if (members) members.push(i);
+        else groups.set(group, [i]);
+      }
     }
   });
   return { byName, groups, kept, counted, skipped, shapes: [...shapes], source: [...tools], signature };

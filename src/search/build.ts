@@ -2,6 +2,7 @@ import type { Tool } from '../types.ts';
 import { createChunks, scanChunks } from './chunks.ts';
 import { type Fields, toolFields } from './fields.ts';
 import { buildSubstring, type SubstringIndex } from './substring.ts';
+import type { Names, Terms } from './term-table.ts';
 import { tokenize } from './tokenize.ts';
 
 /** Opaque, built once per catalogue and cached. */
@@ -11,7 +12,7 @@ export interface ToolIndex {
 
 /** The built index: BM25F postings with saturation applied, exact names, and the substring floor. */
 export interface BuiltIndex extends ToolIndex {
-  readonly terms: ReadonlyMap<string, number>;
+  readonly terms: Terms;
   /** Term t's postings are at [start[t], start[t + 1]) of `docs` and `weights`. */
   readonly start: Int32Array;
   readonly docs: Int32Array;
@@ -25,7 +26,7 @@ export interface BuiltIndex extends ToolIndex {
   readonly sequenceStart: Int32Array;
   /** Per tool: how many distinct terms its name has (joined forms aside). */
   readonly nameTerms: Uint16Array;
-  readonly names: ReadonlyMap<string, readonly number[]>;
+  readonly names: Names;
   readonly substring: SubstringIndex;
   /** The indexed texts, to recognise an equal catalogue without rebuilding. */
   readonly fields: readonly Fields[];
@@ -79,7 +80,7 @@ export function buildIndex(tools: readonly Tool[], fields: readonly Fields[] = t
     ...postings(n, terms.size, seq, bounds, split),
     whole: split.whole,
     ...sequences(n, seq, bounds, split),
-    names: namesOf(fields),
+    names: namesOf(fields.map((f) => f[0])),
     substring: substringOf(n, chunks.texts, seq, bounds),
     fields,
   };
@@ -268,11 +269,11 @@ function sequences(
   return { sequence, sequenceStart };
 }
 
-/** Tool ids by lower-cased name, for the exact-name boost. */
-export function namesOf(fields: readonly Fields[]): Map<string, number[]> {
+/** Tool ids by lower-cased name (given each tool's indexed name), for the exact-name boost. */
+export function namesOf(toolNames: readonly string[]): Map<string, number[]> {
   const names = new Map<string, number[]>();
-  fields.forEach((f, id) => {
-    const name = f[0].toLowerCase();
+  toolNames.forEach((n, id) => {
+    const name = n.toLowerCase();
     const same = names.get(name);
     if (same) same.push(id);
     else names.set(name, [id]);

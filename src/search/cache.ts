@@ -34,7 +34,8 @@ export function getToolIndex(tools: readonly Tool[]): ToolIndex {
   let entry = recent.find((e) => e.tools === tools) ?? recent.find((e) => sameObjects(e.tools, tools));
   if (!entry) {
     const fields = tools.map(toolFields);
-    const equal = recent.find((e) => sameFields(e.index.fields, fields));
+    // The size first: a loaded index reads its fields only when asked, and only an equal count can match.
+    const equal = recent.find((e) => e.index.size === fields.length && sameFields(e.index.fields, fields));
     entry = { tools: tools.slice(), index: equal ? equal.index : buildIndex(tools, fields) };
   }
   // Most recently used first; the least recently used falls off the end.

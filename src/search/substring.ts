@@ -1,6 +1,8 @@
 // The substring floor of the contract: a tool whose name or description contains a keyword is always found.
 // Keywords hold no spaces, so a text contains one exactly when one of its space-free chunks does: the distinct
 // lower-cased chunks are joined into one string, and a table of where each trigram occurs in it narrows a lookup.
+// The table is made once lookups have scanned the string as often as making it costs: a new Worker isolate that
+// answers a few searches never pays for it.
 
 /** The joined chunks, where each starts, the tools holding each, and trigram positions grouped by a hash. */
 export interface SubstringIndex {
@@ -10,12 +12,15 @@ export interface SubstringIndex {
   /** The tools holding chunk c are at [docStart[c], docStart[c + 1]) of `docIds`. */
   readonly docStart: Int32Array;
   readonly docIds: Int32Array;
-  /** Positions of the trigrams with hash g are at [heads[g], heads[g + 1]) of `positions`. */
-  readonly heads: Int32Array;
-  readonly positions: Int32Array;
+  /** The trigram table, once made: positions of the trigrams with hash g are at [heads[g], heads[g + 1]) of `positions`. */
+  table?: { readonly heads: Int32Array; readonly positions: Int32Array };
+  /** Characters scanned by lookups made without the table. */
+  scanned: number;
 }
 
 const BITS = 14;
+// Making the table costs about as much as scanning the string this many times (a native indexOf per keyword).
+const SCANS = 12;
 
 // A hash collision only adds candidates, which are verified anyway.
 const gram = (s: string, i: number): number =>
@@ -34,13 +39,18 @@ export function buildSubstring(chunks: readonly string[], docs: readonly (readon
   return loadSubstring(text, starts, docStart, docIds);
 }
 
-/** The trigram table over joined chunks: rebuilt rather than stored, as it is larger than the text and quick to make. */
+/** The substring floor over joined chunks; its trigram table is made when lookups need it, never stored (it is larger than the text). */
 export function loadSubstring(
   text: string,
   starts: Int32Array,
   docStart: Int32Array,
   docIds: Int32Array,
 ): SubstringIndex {
+  return { text, starts, docStart, docIds, scanned: 0 };
+}
+
+/** Where each trigram of the text occurs, grouped by the trigram's hash. */
+function trigramTable(text: string): { heads: Int32Array; positions: Int32Array } {
   const heads = new Int32Array((1 << BITS) + 1);
   const grams = new Int32Array(Math.max(0, text.length - 2));
   for (let i = 0; i < grams.length; i++) {
@@ -56,16 +66,19 @@ export function loadSubstring(
     positions[cursor[g] as number] = i;
     cursor[g] = (cursor[g] as number) + 1;
   }
-  return { text, starts, docStart, docIds, heads, positions };
+  return { heads, positions };
 }
 
 /** The tools whose name or description contains the lower-cased keyword, each once. */
 export function findSubstring(index: SubstringIndex, keyword: string, size: number): number[] {
-  const { text, starts, docStart, docIds, heads, positions } = index;
-  // The keyword's rarest trigram gives the candidate positions; a keyword under three characters is scanned for.
+  const { text, starts, docStart, docIds } = index;
+  if (!index.table && keyword.length > 2 && index.scanned >= SCANS * text.length) index.table = trigramTable(text);
+  const { heads, positions } = index.table ?? { heads: undefined, positions: undefined };
+  // The keyword's rarest trigram gives the candidate positions; without the table, or for a keyword under three
+  // characters, the text is scanned: both find every occurrence, in order.
   let best = -1;
   let offset = 0;
-  for (let j = 0; j + 2 < keyword.length; j++) {
+  for (let j = 0; heads && j + 2 < keyword.length; j++) {
     const g = gram(keyword, j);
     if (
       best < 0 ||
@@ -93,8 +106,10 @@ export function findSubstring(index: SubstringIndex, keyword: string, size: numb
       }
     }
   };
-  if (best < 0) for (let at = text.indexOf(keyword); at >= 0; at = text.indexOf(keyword, at + 1)) hit(at);
-  else
+  if (best < 0 || !heads || !positions) {
+    index.scanned += text.length;
+    for (let at = text.indexOf(keyword); at >= 0; at = text.indexOf(keyword, at + 1)) hit(at);
+  } else
     for (let i = heads[best] as number; i < (heads[best + 1] as number); i++) {
       const at = (positions[i] as number) - offset;
       if (at >= 0 && text.startsWith(keyword, at)) hit(at);

@@ -287,6 +287,23 @@ describe('index reuse', () => {
     expect(result.found).toBe(0);
   });
 
+  it('tells apart equal copies whose groups differ only in how they are split or named', async () => {
+    const layer = layerWith();
+    const query = { query: 'zebra' };
+    const found = async (tools: Tool[], enabledGroups: string[]) =>
+      ok(await layer.search({ sessionId: 's', tools, enabledGroups }, query)).found;
+    const zebra = (groups?: string[]): Tool[] => [
+      { name: 'zebra_facts', description: 'Facts about the zebra', ...(groups ? { groups } : {}) },
+      { name: 'other', description: 'Something else', groups: ['z'] },
+    ];
+    expect(await found(zebra(['x', 'y']), ['xy'])).toBe(0);
+    expect(await found(zebra(['xy']), ['xy'])).toBe(1);
+    expect(await found(zebra(['']), ['q'])).toBe(0);
+    expect(await found(zebra(), ['q'])).toBe(1);
+    expect(await found(zebra(['\u0001a']), ['\u0001a'])).toBe(1);
+    expect(await found(zebra(['\u0001a']), ['a'])).toBe(0);
+  });
+
   it('reads groups from the current tools even when equal text shares an index', async () => {
     const layer = layerWith();
     const query = { query: 'calculator', limit: 1 };
