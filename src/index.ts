@@ -8,7 +8,6 @@ export type { DiscoveredRecord } from './discovered.ts';
 export { RECORD_VERSION } from './discovered.ts';
 export { ToolSearchError } from './errors.ts';
 export type { ResolvedOptions, ToolSearchOptions } from './options.ts';
-export { loadIndex, serializeIndex } from './search/serialize.ts';
 export type { FoundTool, SearchErrorResult, SearchResult } from './search-tool.ts';
 export { MAX_RELATED, SEARCH_TOOL_NAME } from './search-tool.ts';
 export type { Embed, ResolvedSemantic, SemanticOptions } from './semantic.ts';

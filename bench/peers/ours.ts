@@ -1,5 +1,6 @@
 // This library through its public API, as a user imports it (the package self-reference, dist/).
-import { createToolSearch, loadIndex, serializeIndex } from 'tool-search-layer';
+import { createToolSearch } from 'tool-search-layer';
+import { loadIndex, serializeIndex } from 'tool-search-layer/cold-start';
 import type { Peer } from './peer.ts';
 
 export const oursPeer: Peer = {
