@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { bundleWorker } from '../demo/worker/bundle.ts';
 import { assertDistBuilt } from '../scripts/package-entries.mjs';
 import { measureSize } from './size.ts';
 
@@ -44,18 +44,7 @@ function percentile(values: number[], p: number): number {
 async function main() {
   assertDistBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'tsl-bench-cf-'));
-  await build({
-    stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'bench-worker.ts' },
-    tsconfig: join(root, 'demo/worker/tsconfig.json'),
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    target: 'es2022',
-    external: ['cloudflare:*'],
-    outfile: join(dir, 'index.js'),
-    logLevel: 'silent',
-  });
+  await bundleWorker(dir, { contents: entry, resolveDir: root });
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(dir, 'index.js'),

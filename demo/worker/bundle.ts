@@ -4,11 +4,19 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-/** Writes the bundled Worker to `<outDir>/index.js` and returns that path. */
-export async function bundleWorker(outDir: string, entry = 'src/index.ts'): Promise<string> {
+/** Source to bundle instead of the example's entry: TypeScript resolved from `resolveDir`. */
+export interface WorkerSource {
+  readonly contents: string;
+  readonly resolveDir: string;
+}
+
+/** Writes the bundled Worker (the example, or `source`) to `<outDir>/index.js` and returns that path. */
+export async function bundleWorker(outDir: string, source?: WorkerSource): Promise<string> {
   const outfile = `${outDir}/index.js`;
   await build({
-    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+    ...(source
+      ? { stdin: { ...source, loader: 'ts' as const, sourcefile: 'worker.ts' } }
+      : { entryPoints: [fileURLToPath(new URL('src/index.ts', import.meta.url))] }),
     tsconfig: fileURLToPath(new URL('tsconfig.json', import.meta.url)),
     bundle: true,
     format: 'esm',
