@@ -2,8 +2,9 @@
 // layer's first search, at 1,000 and 4,076 seal-tools tools (fresh copies each run, as bench/speed.ts makes them;
 // the first 3 of each loop are left out).
 // `npx tsx bench/cold-start.ts [runs]`; imports the source, so no build is needed.
-import { loadIndex, serializeIndex } from '../src/cold-start.ts';
+
 import { createToolSearch, type Tool } from '../src/index.ts';
+import { loadIndex, serializeIndex } from '../src/search/serialize.ts';
 import { loadSet } from './data.ts';
 import { freshCopy } from './speed.ts';
 import { median, timeMs } from './stats.ts';

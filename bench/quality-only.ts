@@ -1,8 +1,9 @@
 // Fast tuning loop: recall@5, nDCG@5 and MRR of src/search (straight from the source, no build) against the tuned
 // BM25 baseline on every labelled set, and the mean margin. No speed sections.
 // Usage: npx tsx bench/quality-only.ts [--sample N] [--sets a,b]
+
+import type { Tool } from '../src/core/types.ts';
 import { getToolIndex, rankTools } from '../src/search/index.ts';
-import type { Tool } from '../src/types.ts';
 import { labelledSets, loadSet } from './data.ts';
 import { score } from './metrics.ts';
 import { winkBm25TunedPeer } from './peers/wink-bm25-tuned.ts';

@@ -3,10 +3,10 @@
 
 import { brotliCompressSync } from 'node:zlib';
 import { build } from 'esbuild';
+import type { Tool } from '../src/core/types.ts';
 import { buildIndex } from '../src/search/build.ts';
 import { toolFields } from '../src/search/fields.ts';
 import { getToolIndex, rankTools } from '../src/search/index.ts';
-import type { Tool } from '../src/types.ts';
 import { labelledSets, loadSet } from './data.ts';
 import { score } from './metrics.ts';
 

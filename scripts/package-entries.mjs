@@ -14,9 +14,23 @@ function jsTarget(value) {
   return undefined;
 }
 
+// The source file of each entry point: the file that holds its API (no one-line shims at the top of src/).
+// A new entry point is a line in package.json `exports` and one here.
+const sources = {
+  '.': 'src/index.ts',
+  './ai-sdk': 'src/adapters/ai-sdk/index.ts',
+  './mcp': 'src/adapters/mcp/index.ts',
+  './openai': 'src/adapters/openai/index.ts',
+  './anthropic': 'src/adapters/anthropic/index.ts',
+  './indexeddb': 'src/stores/indexeddb.ts',
+  './cloudflare-kv': 'src/stores/cloudflare-kv.ts',
+  './durable-object': 'src/stores/durable-object.ts',
+  './cold-start': 'src/search/serialize.ts',
+};
+
 /**
  * One row per JavaScript entry point: its import specifier, its built file and its source file
- * (the build maps `src/<name>.ts` to `dist/<name>.js`, see vite.config.ts).
+ * (the table above; the build writes `dist/<subpath>.js`, see vite.config.ts).
  * @returns {{ specifier: string, dist: string, src: string }[]}
  */
 export function packageEntries() {
@@ -25,7 +39,8 @@ export function packageEntries() {
     if (!target) return [];
     const specifier = key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`;
     const dist = resolve(root, target);
-    const src = resolve(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+    if (!sources[key]) throw new Error(`scripts/package-entries.mjs: no source file for the entry ${key}`);
+    const src = resolve(root, sources[key]);
     return [{ specifier, dist, src }];
   });
 }

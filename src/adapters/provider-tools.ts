@@ -1,11 +1,11 @@
 // What the OpenAI and Anthropic adapters share: the provider-to-layer tool cache, the strict search
 // schema, and the routing of one tool call (search, corrective result, or execution).
-import type { CallCheck, UndiscoveredCallMode, UndiscoveredCallResult } from '../calls.ts';
-import type { SearchContext, ToolSearch } from '../create-tool-search.ts';
-import { ToolSearchError } from '../errors.ts';
-import type { SearchErrorResult, SearchResult } from '../search-tool.ts';
-import { SEARCH_TOOL_NAME } from '../search-tool.ts';
-import type { JsonSchema, Tool } from '../types.ts';
+import type { CallCheck, UndiscoveredCallMode, UndiscoveredCallResult } from '../core/calls.ts';
+import type { SearchContext, ToolSearch } from '../core/create-tool-search.ts';
+import { ToolSearchError } from '../core/errors.ts';
+import type { SearchErrorResult, SearchResult } from '../core/search-tool.ts';
+import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
+import type { JsonSchema, Tool } from '../core/types.ts';
 
 /** Names a tool's group or groups (an MCP server, a toolset); provider tool objects have no field for it. */
 export type GroupOf = (name: string) => string | readonly string[] | undefined;

@@ -1,4 +1,4 @@
-import type { Tool } from '../types.ts';
+import type { Tool } from '../core/types.ts';
 
 /** The searchable texts of one tool: name, description, parameter names, parameter descriptions. */
 export type Fields = [name: string, description: string, paramNames: string, paramText: string];

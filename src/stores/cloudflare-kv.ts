@@ -1,9 +1,9 @@
 // Discovered sets in Cloudflare Workers KV: eventually consistent, no compare-and-swap, one write per key per second.
 import type { KVNamespace } from '@cloudflare/workers-types';
 import * as v from 'valibot';
-import { ToolSearchError } from '../errors.ts';
-import type { DiscoveredStore, RecordUpdate } from '../store.ts';
-import { parseOptions } from '../validate.ts';
+import { ToolSearchError } from '../core/errors.ts';
+import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
+import { parseOptions } from '../core/validate.ts';
 import { prefixSchema, sessionKey } from './keys.ts';
 
 /** Options of the KV store; build one per request from that request's binding. */

@@ -1,8 +1,8 @@
 // Discovered sets in a Durable Object's own storage (every Cloudflare Agents SDK agent is one).
 import type { DurableObjectStorage } from '@cloudflare/workers-types';
 import * as v from 'valibot';
-import type { DiscoveredStore, RecordUpdate } from '../store.ts';
-import { parseOptions } from '../validate.ts';
+import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
+import { parseOptions } from '../core/validate.ts';
 import { prefixSchema, sessionKey } from './keys.ts';
 
 /** Options of the Durable Object store. */

@@ -1,9 +1,9 @@
 // Discovered sets in the browser's IndexedDB, through idb-keyval: one transaction per update, so tabs lose nothing.
 import { clear as clearAll, del, get, promisifyRequest, type UseStore } from 'idb-keyval';
 import * as v from 'valibot';
-import { ToolSearchError } from '../errors.ts';
-import type { DiscoveredStore, RecordUpdate } from '../store.ts';
-import { parseOptions } from '../validate.ts';
+import { ToolSearchError } from '../core/errors.ts';
+import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
+import { parseOptions } from '../core/validate.ts';
 
 /** Where the IndexedDB store keeps its sessions. */
 export interface IndexedDbStoreOptions {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Tool } from '../../src/core/types.ts';
 import { buildIndex } from '../../src/search/build.ts';
 import { getToolIndex, rankTools } from '../../src/search/index.ts';
 import { tokenize, useSegmenter } from '../../src/search/tokenize.ts';
-import type { Tool } from '../../src/types.ts';
 
 const tools: Tool[] = [
   {

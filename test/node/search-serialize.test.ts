@@ -1,9 +1,9 @@
 // A search index made ahead of time (serializeIndex) and loaded in a new isolate (loadIndex), checked against its tools.
 import { describe, expect, it } from 'vitest';
-import { loadIndex, serializeIndex } from '../../src/cold-start.ts';
 import { createToolSearch, type Tool, ToolSearchError } from '../../src/index.ts';
 import { buildIndex } from '../../src/search/build.ts';
 import { getToolIndex, rankTools } from '../../src/search/index.ts';
+import { loadIndex, serializeIndex } from '../../src/search/serialize.ts';
 import { findSubstring } from '../../src/search/substring.ts';
 
 const tools: Tool[] = [

@@ -1,6 +1,6 @@
 // What the layer derives once per catalogue: hygiene findings, name lookup, group members, the search index.
-import { sameObjects } from './search/cache.ts';
-import { getToolIndex, type ToolIndex } from './search/index.ts';
+import { sameObjects } from '../search/cache.ts';
+import { getToolIndex, type ToolIndex } from '../search/index.ts';
 import { SEARCH_TOOL_NAME } from './search-tool.ts';
 import type { Tool } from './types.ts';
 

@@ -8,14 +8,14 @@ import {
   type ToolCallRepairFunction,
   type ToolSet,
 } from 'ai';
-import type { UndiscoveredCallMode, UndiscoveredCallResult } from '../calls.ts';
-import type { SearchContext, ToolSearch } from '../create-tool-search.ts';
-import { SEARCH_TOOL_NAME, searchToolDefinition, toFoundTool } from '../search-tool.ts';
-import { format } from '../texts.ts';
-import type { JsonSchema, Tool } from '../types.ts';
-import { toLayerMessages } from './ai-sdk-messages.ts';
-import { checkOptions } from './ai-sdk-options.ts';
-import { jsonSchemaOf } from './ai-sdk-tools.ts';
+import type { UndiscoveredCallMode, UndiscoveredCallResult } from '../../core/calls.ts';
+import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import { SEARCH_TOOL_NAME, searchToolDefinition, toFoundTool } from '../../core/search-tool.ts';
+import { format } from '../../core/texts.ts';
+import type { JsonSchema, Tool } from '../../core/types.ts';
+import { toLayerMessages } from './messages.ts';
+import { checkOptions } from './options.ts';
+import { jsonSchemaOf } from './tools.ts';
 
 /** What `withToolSearch` needs: the session, the full tool set, and how to answer calls of undiscovered tools. */
 export interface WithToolSearchOptions<TOOLS extends ToolSet> {

@@ -1,9 +1,9 @@
 // The options of withToolSearch, checked once: a host mistake throws, naming the option and the reason.
 import type { ToolSet } from 'ai';
-import type { ToolSearch } from '../create-tool-search.ts';
-import { ToolSearchError } from '../errors.ts';
-import { SEARCH_TOOL_NAME } from '../search-tool.ts';
-import type { WithToolSearchOptions } from './ai-sdk.ts';
+import type { ToolSearch } from '../../core/create-tool-search.ts';
+import { ToolSearchError } from '../../core/errors.ts';
+import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { WithToolSearchOptions } from './with-tool-search.ts';
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 

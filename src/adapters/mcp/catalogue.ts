@@ -1,8 +1,8 @@
 // MCP servers as one catalogue: tools from every server in the layer's shape, names made unique, calls routed back.
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, Tool as McpSdkTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { ToolSearchError } from '../errors.ts';
-import type { JsonSchema, Logger, Tool } from '../types.ts';
+import { ToolSearchError } from '../../core/errors.ts';
+import type { JsonSchema, Logger, Tool } from '../../core/types.ts';
 
 /** One MCP tool in the layer's shape, with what it takes to route a call back to its server. */
 export interface McpTool extends Tool {

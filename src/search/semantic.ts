@@ -1,10 +1,10 @@
 // The ranker hook: the host's embedding model, fused with the built-in ranking by weighted reciprocal rank fusion.
 import * as v from 'valibot';
-import type { Catalogue } from './catalogue.ts';
-import { type RankResult, rankTools } from './search/index.ts';
+import type { Catalogue } from '../core/catalogue.ts';
+import type { Tool } from '../core/types.ts';
+import { count } from '../core/validate.ts';
+import { type RankResult, rankTools } from './index.ts';
 import { queryItem, toolItem, toolVectors, vectorKeyOf } from './semantic-cache.ts';
-import type { Tool } from './types.ts';
-import { count } from './validate.ts';
 
 /** One vector per text, in order; `kind` lets asymmetric models prefix queries and documents differently. */
 export type Embed = (texts: string[], kind: 'tool' | 'query') => Promise<readonly (readonly number[] | Float32Array)[]>;

@@ -6,14 +6,14 @@ import {
   type Tool as McpSdkTool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ToolSearchError } from '../errors.ts';
+import { ToolSearchError } from '../../core/errors.ts';
 import {
   catalogueOver,
   checkCatalogueOptions,
   type Listed,
   type McpCatalogue,
   type McpCatalogueOptions,
-} from './mcp-catalogue.ts';
+} from './catalogue.ts';
 
 /** A connected MCP client, as the catalogue uses it; the SDK's `Client` is one, over any transport. */
 export type McpClient = Pick<Client, 'listTools' | 'callTool' | 'setNotificationHandler' | 'getServerVersion'>;

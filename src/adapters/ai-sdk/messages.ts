@@ -1,6 +1,6 @@
 // The AI SDK's ModelMessage history, read as the layer's provider-neutral messages.
 import type { ModelMessage } from 'ai';
-import type { Message, ToolCall } from '../types.ts';
+import type { Message, ToolCall } from '../../core/types.ts';
 
 type Part = { readonly type?: unknown; readonly [key: string]: unknown };
 

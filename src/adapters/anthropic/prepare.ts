@@ -15,13 +15,13 @@ import type {
   ToolUseBlock,
   ToolUseBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { UndiscoveredCallMode } from '../calls.ts';
-import { visibility } from '../catalogue.ts';
-import type { ToolSearch } from '../create-tool-search.ts';
-import { SEARCH_TOOL_NAME } from '../search-tool.ts';
-import type { Tool } from '../types.ts';
-import { anthropicMessagesToMessages, convertAnthropicTools, toolToAnthropicTool } from './anthropic-messages.ts';
-import { type ConvertedTools, type ExecuteTool, type GroupOf, routeCall } from './provider-tools.ts';
+import type { UndiscoveredCallMode } from '../../core/calls.ts';
+import { visibility } from '../../core/catalogue.ts';
+import type { ToolSearch } from '../../core/create-tool-search.ts';
+import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { Tool } from '../../core/types.ts';
+import { type ConvertedTools, type ExecuteTool, type GroupOf, routeCall } from '../provider-tools.ts';
+import { anthropicMessagesToMessages, convertAnthropicTools, toolToAnthropicTool } from './messages.ts';
 
 /** The part of a `messages.create` body the layer reads and rewrites. */
 export interface AnthropicMessagesBody {

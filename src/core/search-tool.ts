@@ -1,7 +1,7 @@
 // The search_tools meta-tool: its definition, its untrusted arguments, and the result the model reads.
 import * as v from 'valibot';
+import { asKeyword, type RankResult, rankTools } from '../search/index.ts';
 import type { Catalogue } from './catalogue.ts';
-import { asKeyword, type RankResult, rankTools } from './search/index.ts';
 import { format, type Texts } from './texts.ts';
 import type { JsonSchema, Tool } from './types.ts';
 

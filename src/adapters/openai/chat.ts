@@ -6,10 +6,10 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import type { UndiscoveredCallMode } from '../calls.ts';
-import type { ToolSearch } from '../create-tool-search.ts';
-import { SEARCH_TOOL_NAME } from '../search-tool.ts';
-import type { Message, Tool, ToolCall } from '../types.ts';
+import type { UndiscoveredCallMode } from '../../core/calls.ts';
+import type { ToolSearch } from '../../core/create-tool-search.ts';
+import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { Message, Tool, ToolCall } from '../../core/types.ts';
 import {
   type ExecuteTool,
   type GroupOf,
@@ -17,7 +17,7 @@ import {
   routeCall,
   strictSearchParameters,
   toolConverter,
-} from './provider-tools.ts';
+} from '../provider-tools.ts';
 
 /** The part of a `chat.completions.create` body the layer reads and rewrites. */
 export interface ChatCompletionBody {

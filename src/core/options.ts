@@ -1,8 +1,8 @@
 // The options of createToolSearch: schema, defaults, and errors that name the path and the reason.
 import * as v from 'valibot';
-import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from './semantic.ts';
-import type { DiscoveredStore } from './store.ts';
-import { createMemoryStore } from './stores/memory.ts';
+import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic.ts';
+import { createMemoryStore } from '../stores/memory.ts';
+import type { DiscoveredStore } from './store-guard.ts';
 import { locales, type Texts } from './texts.ts';
 import type { Logger } from './types.ts';
 import { count, parseOptions } from './validate.ts';

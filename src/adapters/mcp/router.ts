@@ -1,11 +1,11 @@
 // The MCP router: the layer over an MCP catalogue; search results carry the servers' annotations, calls reach their server.
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { UndiscoveredCallMode } from '../calls.ts';
-import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../create-tool-search.ts';
-import { ToolSearchError } from '../errors.ts';
-import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../search-tool.ts';
-import type { McpCatalogue, McpTool } from './mcp-catalogue.ts';
+import type { UndiscoveredCallMode } from '../../core/calls.ts';
+import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import { ToolSearchError } from '../../core/errors.ts';
+import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
+import type { McpCatalogue, McpTool } from './catalogue.ts';
 
 /** A found tool with what its MCP server says about it. */
 export interface McpFoundTool extends FoundTool {

@@ -1,7 +1,8 @@
 // The persistence seam for discovered sets, and the guard that keeps a slow or failing store from failing a round.
+
+import { createMemoryStore } from '../stores/memory.ts';
 import { type DiscoveredRecord, decodeRecord, mergeRecords } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
-import { createMemoryStore } from './stores/memory.ts';
 
 /**
  * Turns a session's stored value into the next one. Pure: a store may call it more than once (a retry, a

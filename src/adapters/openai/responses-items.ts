@@ -6,9 +6,9 @@ import type {
   ResponseInputItem,
   Tool as ResponsesTool,
 } from 'openai/resources/responses/responses';
-import { SEARCH_TOOL_NAME } from '../search-tool.ts';
-import type { Message, Tool } from '../types.ts';
-import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from './provider-tools.ts';
+import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { Message, Tool } from '../../core/types.ts';
+import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '../provider-tools.ts';
 
 /** Converts a request's tools for the layer, once per tool object. */
 export const convertResponsesTools: ReturnType<typeof toolConverter<ResponsesTool>> = toolConverter<ResponsesTool>(

@@ -1,7 +1,8 @@
 // Calls of tools the model has not been shown: the answer it gets instead of a blind execution.
+
+import { rankTools } from '../search/index.ts';
 import type { Catalogue } from './catalogue.ts';
 import { NOT_CALLED } from './discovered.ts';
-import { rankTools } from './search/index.ts';
 import { type FoundTool, toFoundTool } from './search-tool.ts';
 import { format, type Texts } from './texts.ts';
 import type { Tool } from './types.ts';

@@ -1,6 +1,6 @@
 // The vectors of the ranker hook: asked for lazily, in batches, and kept module-wide per model and text,
 // so a catalogue is embedded once however many layers (a Worker may create one per request) search it.
-import type { Tool } from './types.ts';
+import type { Tool } from '../core/types.ts';
 
 /** Texts per `embed` call when tools are embedded: small enough for every hosted embedding API's batch limit. */
 export const EMBED_BATCH = 64;

@@ -1,4 +1,6 @@
 // The layer: options resolved once, then prepare / search / clear per round.
+
+import { createSemanticRanker } from '../search/semantic.ts';
 import { type CallCheck, type CheckCallOptions, undiscoveredResult, unknownToolResult } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
@@ -16,8 +18,7 @@ import {
   searchToolDefinition,
   searchWindow,
 } from './search-tool.ts';
-import { createSemanticRanker } from './semantic.ts';
-import { guardStore } from './store.ts';
+import { guardStore } from './store-guard.ts';
 import type { Message, Tool } from './types.ts';
 
 /** What the host knows about a round or a search call. */

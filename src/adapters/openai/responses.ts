@@ -8,11 +8,11 @@ import type {
   Tool as ResponsesTool,
   ResponseToolSearchCall,
 } from 'openai/resources/responses/responses';
-import type { UndiscoveredCallMode } from '../calls.ts';
-import type { ToolSearch } from '../create-tool-search.ts';
-import { type DescribeGroup, nativePlan } from './openai-native.ts';
-import { convertResponsesTools, responsesInputToMessages, toolToResponsesTool } from './openai-responses-items.ts';
-import { type ExecuteTool, type GroupOf, routeCall } from './provider-tools.ts';
+import type { UndiscoveredCallMode } from '../../core/calls.ts';
+import type { ToolSearch } from '../../core/create-tool-search.ts';
+import { type ExecuteTool, type GroupOf, routeCall } from '../provider-tools.ts';
+import { type DescribeGroup, nativePlan } from './native.ts';
+import { convertResponsesTools, responsesInputToMessages, toolToResponsesTool } from './responses-items.ts';
 
 /** The part of a `responses.create` body the layer reads and rewrites. */
 export interface ResponsesBody {

@@ -1,10 +1,12 @@
 // tool-search-layer/openai: the layer for OpenAI's Chat Completions and Responses APIs.
 
+export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
+export { strictSearchParameters } from '../provider-tools.ts';
 export type {
   AnswerChatToolCallOptions,
   ChatCompletionBody,
   PrepareChatCompletionOptions,
-} from './adapters/openai-chat.ts';
+} from './chat.ts';
 export {
   answerChatToolCall,
   chatMessagesToMessages,
@@ -12,20 +14,18 @@ export {
   messagesToChatMessages,
   prepareChatCompletion,
   toolToChatTool,
-} from './adapters/openai-chat.ts';
-export type { DescribeGroup } from './adapters/openai-native.ts';
+} from './chat.ts';
+export type { DescribeGroup } from './native.ts';
 export type {
   AnswerResponseToolCallOptions,
   ResponsesBody,
   ResponsesOptions,
   ResponsesToolCallItem,
-} from './adapters/openai-responses.ts';
-export { answerResponseToolCall, prepareResponse } from './adapters/openai-responses.ts';
+} from './responses.ts';
+export { answerResponseToolCall, prepareResponse } from './responses.ts';
 export {
   messagesToResponsesInput,
   responsesInputToMessages,
   responsesToolsToTools,
   toolToResponsesTool,
-} from './adapters/openai-responses-items.ts';
-export type { ExecuteTool, GroupOf, ToolExecution } from './adapters/provider-tools.ts';
-export { strictSearchParameters } from './adapters/provider-tools.ts';
+} from './responses-items.ts';

@@ -12,11 +12,11 @@ import type {
   ResponseToolSearchOutputItemParam,
   ToolSearchTool,
 } from 'openai/resources/responses/responses';
-import { visibility } from '../catalogue.ts';
-import type { ToolSearch } from '../create-tool-search.ts';
-import { SEARCH_TOOL_NAME, searchToolDefinition } from '../search-tool.ts';
-import type { Tool } from '../types.ts';
-import { type ConvertedTools, strictSearchParameters } from './provider-tools.ts';
+import { visibility } from '../../core/catalogue.ts';
+import type { ToolSearch } from '../../core/create-tool-search.ts';
+import { SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/search-tool.ts';
+import type { Tool } from '../../core/types.ts';
+import { type ConvertedTools, strictSearchParameters } from '../provider-tools.ts';
 
 /** Describes a group's namespace to the model, given the group and its tools' names. */
 export type DescribeGroup = (group: string, names: readonly string[]) => string;

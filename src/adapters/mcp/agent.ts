@@ -1,14 +1,14 @@
 // The Cloudflare Agents SDK's MCP client manager (`this.mcp` of an Agent) as a catalogue source.
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
-import { ToolSearchError } from '../errors.ts';
+import { ToolSearchError } from '../../core/errors.ts';
 import {
   catalogueOver,
   checkCatalogueOptions,
   type Listed,
   type McpCatalogue,
   type McpCatalogueOptions,
-} from './mcp-catalogue.ts';
+} from './catalogue.ts';
 
 /** A tool of the Cloudflare Agents SDK's `this.mcp.listTools()`: an MCP tool with the id of its server. */
 export type AgentMcpTool = McpSdkTool & { readonly serverId: string };
