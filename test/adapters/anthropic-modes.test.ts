@@ -65,7 +65,9 @@ describe("'inline': where the tool_addition messages go", () => {
       message.role === 'system' && Array.isArray(message.content)
         ? message.content.map((block) => [
             index,
-            block.type === 'tool_addition' && 'definition' in block.tool ? block.tool.definition.name : '',
+            block.type === 'tool_addition' && 'definition' in block.tool
+              ? (block.tool.definition as { name: string }).name
+              : '',
           ])
         : [],
     );
