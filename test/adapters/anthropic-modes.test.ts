@@ -144,3 +144,109 @@ describe("'inline': where the tool_addition messages go", () => {
     ]);
   });
 });
+
+describe('the mode is the adapter’s, whatever the layer was made with', () => {
+  const body = { messages: [{ role: 'user' as const, content: 'hi' }], tools };
+  const sent = (list: readonly { name: string }[]) => list.map((tool) => tool.name);
+
+  it("a bridge layer serves 'native', and a compact layer serves 'bridge'", async () => {
+    const bridgeLayer = createToolSearch({ logger: recordingLogger(), exposure: 'bridge' });
+    const native = await prepareAnthropicMessages(bridgeLayer, body, { sessionId: 'b', exposure: 'native' });
+    expect(deferredCount(native.tools)).toBe(tools.length);
+    expect(sent(native.tools)).not.toContain('call_tool');
+    const compactLayer = createToolSearch({ logger: recordingLogger(), searchResults: 'compact' });
+    const bridge = await prepareAnthropicMessages(compactLayer, body, { sessionId: 'b', exposure: 'bridge' });
+    expect(sent(bridge.tools)).toEqual(['search_tools', 'call_tool']);
+    const use = { type: 'tool_use' as const, id: 's', name: 'search_tools', input: { query: 'weather forecast' } };
+    const options = { sessionId: 'b', exposure: 'bridge' as const, tools, execute: () => '' };
+    const result = await answerAnthropicToolUse(compactLayer, use, options);
+    expect(JSON.parse(result.content as string).tools[0].parameters).toEqual(
+      catalogue.find((t) => t.name === 'get_forecast')?.parameters,
+    );
+  });
+});
+
+describe("'bridge': call_tool uses", () => {
+  const options = { sessionId: 'c', exposure: 'bridge' as const, tools };
+  const callTool = (id: string, input: unknown) => ({ type: 'tool_use' as const, id, name: 'call_tool', input });
+
+  it('runs the named tool with the arguments unchanged once found; refuses, with a corrective result, anything else', async () => {
+    const layer = quiet();
+    const ran: unknown[] = [];
+    const execute = ({ name, arguments: args }: { name: string; arguments: unknown }) => {
+      ran.push([name, args]);
+      return { ok: true };
+    };
+    const args = { to: 'ann@example.com', body: 'Hi' };
+    const early = await answerAnthropicToolUse(layer, callTool('c1', { name: 'send_email', arguments: args }), {
+      ...options,
+      execute,
+    });
+    expect(early.is_error).toBe(true);
+    expect(early.content as string).toMatch(/^\{"notCalled":"send_email"/);
+    const search = { type: 'tool_use' as const, id: 's1', name: 'search_tools', input: { query: 'send email' } };
+    await answerAnthropicToolUse(layer, search, { ...options, execute });
+    const bad = await answerAnthropicToolUse(layer, callTool('c2', { name: 'send_email', arguments: { to: 5 } }), {
+      ...options,
+      execute,
+    });
+    expect(bad.is_error).toBe(true);
+    expect(bad.content as string).toMatch(/^\{"notCalled":"send_email"/);
+    const good = await answerAnthropicToolUse(layer, callTool('c3', { name: 'send_email', arguments: args }), {
+      ...options,
+      execute,
+    });
+    expect(good).toEqual({ type: 'tool_result', tool_use_id: 'c3', content: '{"ok":true}' });
+    expect(ran).toEqual([['send_email', args]]);
+  });
+
+  it('refuses compact search results with a ToolSearchError: the bridge’s results are the only schemas', async () => {
+    const body = { messages: [], tools };
+    await expect(
+      prepareAnthropicMessages(quiet(), body, { sessionId: 'c', exposure: 'bridge', searchResults: 'compact' }),
+    ).rejects.toThrow(ToolSearchError);
+  });
+});
+
+describe('compact search results', () => {
+  const search = {
+    type: 'tool_use' as const,
+    id: 's',
+    name: 'search_tools',
+    input: { query: 'weather forecast', limit: 1 },
+  };
+
+  it("'tools' and 'inline': a one-line parameter summary; the definition still reaches the model whole", async () => {
+    for (const exposure of ['tools', 'inline'] as const) {
+      const layer = quiet();
+      const options = { sessionId: 'k', exposure, searchResults: 'compact' as const };
+      const result = await answerAnthropicToolUse(layer, search, { ...options, tools, execute: () => '' });
+      expect(JSON.parse(result.content as string).tools[0]).toMatchObject({
+        name: 'get_forecast',
+        parameters: 'city: string, days: string',
+      });
+      const messages: AnthropicMessage[] = [
+        { role: 'user', content: 'Forecast?' },
+        { role: 'assistant', content: [search] },
+        { role: 'user', content: [result] },
+      ];
+      const next = await prepareAnthropicMessages(layer, { messages, tools }, options);
+      const forecast = tools.find((tool) => tool.name === 'get_forecast');
+      if (exposure === 'tools') expect(next.tools).toContain(forecast);
+      else expect(JSON.stringify(next.messages.at(-1))).toContain(JSON.stringify(forecast));
+    }
+  });
+
+  it("'native': found tools still load by tool_reference blocks, whatever the results mode", async () => {
+    const layer = quiet();
+    const options = {
+      sessionId: 'k',
+      exposure: 'native' as const,
+      searchResults: 'compact' as const,
+      tools,
+      execute: () => '',
+    };
+    const result = await answerAnthropicToolUse(layer, search, options);
+    expect(result.content).toEqual([{ type: 'tool_reference', tool_name: 'get_forecast' }]);
+  });
+});

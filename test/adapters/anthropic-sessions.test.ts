@@ -121,7 +121,7 @@ async function runSession(exposure: AnthropicExposure, layer: ToolSearch) {
 
 const part = (body: Record<string, unknown>, key: string) => JSON.stringify(body[key]);
 
-for (const exposure of ['native', 'inline'] as const) {
+for (const exposure of ['native', 'bridge', 'inline'] as const) {
   describe(`Anthropic exposure '${exposure}': a 12-round session with five discoveries`, () => {
     it('sends system, tools and tool_choice byte-identical every round, and only appends messages', async () => {
       const { provider } = await runSession(exposure, createToolSearch({ logger: recordingLogger() }));
@@ -164,9 +164,16 @@ for (const exposure of ['native', 'inline'] as const) {
       plan.forEach((step, k) => {
         // The round after the search k already carries the tool's definition, the mode's way.
         const next = JSON.stringify(provider.body(2 * k + 1).messages);
+        const tool = tools.find((t) => t.name === step.name) as AnthropicTool;
         if (exposure === 'native') expect(next).toContain(`{"type":"tool_reference","tool_name":"${step.name}"}`);
-        else expect(next).toContain(`"definition":${JSON.stringify(tools.find((t) => t.name === step.name))}`);
+        else if (exposure === 'inline') expect(next).toContain(`"definition":${JSON.stringify(tool)}`);
+        // The bridge's search results are the model's only schemas: they carry them in full.
+        else expect(next).toContain(JSON.stringify(JSON.stringify(tool.input_schema)).slice(1, -1));
       });
+      if (exposure === 'bridge') {
+        const sent = (provider.body(0).tools as { name: string }[]).map((t) => t.name);
+        expect(sent).toEqual(['search_tools', 'call_tool']);
+      }
       if (exposure === 'inline') {
         expect(provider.requests[0]?.headers['anthropic-beta']).toBe(INLINE_BETAS.join(','));
         expect((provider.body(0).tools as { name: string }[]).map((t) => t.name)).toEqual(['search_tools']);

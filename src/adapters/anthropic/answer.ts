@@ -10,11 +10,13 @@ import type {
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import { visibility } from '../../core/catalogue.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import { ToolSearchError } from '../../core/errors.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 import { type ConvertedTools, type ExecuteTool, outputText, parseArguments, routeCall } from '../provider-tools.ts';
 import { convertAnthropicTools, serverSearchResults } from './messages.ts';
 import { deferredNames } from './native.ts';
-import { type AnthropicExposure, type AnthropicOptions, exposureOf, references } from './prepare.ts';
+import { type AnthropicExposure, type AnthropicOptions, coreContext, exposureOf, references } from './prepare.ts';
 
 /** Options of `answerAnthropicToolUse`: those of `prepareAnthropicMessages`, plus the catalogue and the executor. */
 export interface AnswerAnthropicToolUseOptions extends AnthropicOptions {
@@ -60,11 +62,11 @@ export async function answerAnthropicToolUse(
   const exposure = exposureOf(options);
   const converted = convertAnthropicTools(options.tools, options.groupOf);
   const answer = { type: 'tool_result' as const, tool_use_id: block.id };
-  const context: SearchContext = {
-    sessionId: options.sessionId,
-    tools: converted.tools,
-    enabledGroups: options.enabledGroups,
-  };
+  const context = coreContext(options, exposure, converted.tools);
+  if (exposure === 'bridge' && block.name === CALL_TOOL_NAME) {
+    const bridged = await callThroughBridge(layer, context, block.input, converted, options);
+    return { ...answer, ...bridged };
+  }
   const loaded = loadedByServerSearch(converted, block.name, options);
   if (loaded) {
     const output = await options.execute({ name: block.name, arguments: parseArguments(block.input), tool: loaded });
@@ -92,6 +94,28 @@ export async function answerAnthropicToolUse(
   // A tool_result that loads tools holds only tool_reference blocks, as the documented custom search returns.
   if (loadable.length > 0) return { ...answer, is_error: true, content: references(loadable) };
   return { ...answer, is_error: true, content: JSON.stringify(routed.result) };
+}
+
+/**
+ * A `call_tool` use: `layer.callTool` checks it (the tool may run, its arguments fit its schema); then the named
+ * tool runs with the arguments unchanged, else the model gets the corrective result.
+ */
+async function callThroughBridge(
+  layer: ToolSearch,
+  context: SearchContext,
+  input: unknown,
+  converted: ConvertedTools<ToolUnion>,
+  options: AnswerAnthropicToolUseOptions,
+): Promise<{ content: string; is_error?: true }> {
+  const onUndiscoveredCall = options.onUndiscoveredCall;
+  const called = await layer.callTool(context, input, onUndiscoveredCall ? { onUndiscoveredCall } : undefined);
+  if (!called.ok) return { is_error: true, content: JSON.stringify(called.result) };
+  const tool = converted.original(called.tool);
+  if (tool === undefined) {
+    throw new ToolSearchError(`call_tool: "${called.name}" is not among options.tools; pass the round's tools`);
+  }
+  const output = await options.execute({ name: called.name, arguments: called.arguments, tool });
+  return { content: outputText(output) };
 }
 
 /** Which found tools a `tool_reference` can load: the deferred ones, in native mode only. */

@@ -9,9 +9,10 @@ import type {
   ToolReferenceBlockParam,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
+import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
 import type { Tool } from '../../core/types.ts';
+import type { SearchResultsMode } from '../../exposure/mode.ts';
 import type { ConvertedTools, GroupOf } from '../provider-tools.ts';
 import { INLINE_BETAS, inlineMessages } from './inline.ts';
 import {
@@ -49,6 +50,23 @@ export interface AnthropicOptions {
   readonly exposure?: AnthropicExposure | undefined;
   /** @deprecated `native: true` is `exposure: 'native'`, `native: false` is `exposure: 'tools'`. */
   readonly native?: boolean | undefined;
+  /**
+   * 'compact': search results give each tool's name, description and a one-line parameter summary, since the
+   * definition reaches the model anyway ('tools': in `tools`; 'native': by `tool_reference`; 'inline': in a
+   * `tool_addition`). Refused with 'bridge', where results are the model's only schemas. Default 'full'.
+   */
+  readonly searchResults?: SearchResultsMode | undefined;
+}
+
+/** The core's context for a call in this mode: the core runs 'bridge' itself, every other mode on top of 'tools'. */
+export function coreContext(options: AnthropicOptions, exposure: AnthropicExposure, tools: readonly Tool[]): SearchContext {
+  return {
+    sessionId: options.sessionId,
+    tools,
+    enabledGroups: options.enabledGroups,
+    exposure: exposure === 'bridge' ? 'bridge' : 'tools',
+    searchResults: options.searchResults,
+  };
 }
 
 /** The exposure of a call: `exposure`, else the deprecated `native`, else 'native'. Throws on an unknown mode. */
@@ -126,10 +144,8 @@ export async function prepareAnthropicMessages<B extends AnthropicMessagesBody>(
   const exposure = exposureOf(options);
   const converted = convertAnthropicTools(body.tools, options.groupOf);
   const prepared = await layer.prepare({
-    sessionId: options.sessionId,
-    tools: converted.tools,
+    ...coreContext(options, exposure, converted.tools),
     messages: anthropicMessagesToMessages(body.messages, body.system),
-    enabledGroups: options.enabledGroups,
   });
   if (prepared.bypassed) {
     const tools = bypassedTools(body, converted, prepared.tools);
