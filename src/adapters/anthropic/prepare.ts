@@ -59,7 +59,11 @@ export interface AnthropicOptions {
 }
 
 /** The core's context for a call in this mode: the core runs 'bridge' itself, every other mode on top of 'tools'. */
-export function coreContext(options: AnthropicOptions, exposure: AnthropicExposure, tools: readonly Tool[]): SearchContext {
+export function coreContext(
+  options: AnthropicOptions,
+  exposure: AnthropicExposure,
+  tools: readonly Tool[],
+): SearchContext {
   return {
     sessionId: options.sessionId,
     tools,
