@@ -4,15 +4,20 @@
 // definition is appended to the conversation in a `role: 'system'` message of `tool_addition` blocks, right after
 // the tool results that found it. Positions follow from the history alone, so a caller that keeps its own history
 // (without the added messages) gets the same bytes back every round, and one that keeps the request's messages too.
+
+import type { AnthropicBeta } from '@anthropic-ai/sdk/resources/beta/beta';
 import type {
   BetaMessageParam,
   BetaRequestToolAdditionBlock,
   BetaToolUnion,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Tool as AnthropicTool, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import { NOT_CALLED } from '../../core/discovered.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { Tool } from '../../core/types.ts';
+import type { ConvertedTools } from '../provider-tools.ts';
 import type { AnthropicMessage } from './messages.ts';
+import type { AnthropicInlineBody, AnthropicMessagesBody } from './prepare.ts';
 
 /** The betas inline mode needs: mid-conversation tool changes, and definitions given inline. */
 export const INLINE_BETAS = ['mid-conversation-tool-changes-2026-07-01', 'inline-tools-2026-09-15'] as const;
@@ -114,4 +119,30 @@ export function inlineMessages(
   // Never between an assistant's tool_use and its result: only after a user (or system) turn.
   if (out.length > 0 && out[out.length - 1]?.role !== 'assistant') add(discovered);
   return out;
+}
+
+/** The body of an 'inline' round: `search_tools` and the direct tools, the additions, and the betas they need. */
+export function inlineBody<B extends AnthropicMessagesBody>(
+  body: B,
+  converted: ConvertedTools<ToolUnion>,
+  prepared: readonly Tool[],
+  layer: { readonly direct: readonly string[]; readonly original: (tool: Tool) => ToolUnion },
+): AnthropicInlineBody<B> {
+  const direct = new Set(layer.direct);
+  const shown = prepared.filter((tool, i) => i === 0 || direct.has(tool.name));
+  const found = prepared.filter((tool) => !shown.includes(tool)).map((tool) => tool.name);
+  // Any catalogue tool a result showed, visible or not this round: an addition made once stays where it was.
+  let byName: Map<string, Tool> | undefined;
+  const definitionOf = (name: string) => {
+    byName ??= new Map([...converted.tools].reverse().map((tool) => [tool.name, tool]));
+    const tool = direct.has(name) ? undefined : byName.get(name);
+    return tool && (layer.original(tool) as AnthropicTool);
+  };
+  const betas = [...new Set([...((body as { betas?: readonly AnthropicBeta[] }).betas ?? []), ...INLINE_BETAS])];
+  return {
+    ...body,
+    tools: [...shown.map(layer.original), ...converted.passthrough],
+    messages: inlineMessages(body.messages, definitionOf, found) as BetaMessageParam[],
+    betas,
+  };
 }

@@ -8,7 +8,7 @@ import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { Tool } from '../../core/types.ts';
 import type { ConvertedTools } from '../provider-tools.ts';
-import { toolToAnthropicTool } from './messages.ts';
+import { type AnthropicMessage, serverSearchResults, toolToAnthropicTool } from './messages.ts';
 
 // One deferred copy per caller object, so every round sends the same objects and the same bytes.
 const deferredCopies = new WeakMap<object, AnthropicTool>();
@@ -41,6 +41,24 @@ function withBreakpoint(tool: ToolUnion, breakpoint: NonNullable<AnthropicTool['
     copies.set(key, copy);
   }
   return copy;
+}
+
+/** The names that the history's `tool_reference` blocks load (search results, server tool search results). */
+export function referencedNames(messages: readonly AnthropicMessage[]): Set<string> {
+  const names = new Set<string>();
+  for (const message of messages) {
+    const blocks = (Array.isArray(message.content) ? message.content : []) as unknown as readonly {
+      [key: string]: unknown;
+    }[];
+    for (const block of blocks) {
+      if (block.type !== 'tool_result' || !Array.isArray(block.content)) continue;
+      for (const item of block.content as { type?: unknown; tool_name?: unknown }[]) {
+        if (item?.type === 'tool_reference' && typeof item.tool_name === 'string') names.add(item.tool_name);
+      }
+    }
+    for (const result of serverSearchResults(blocks)) for (const name of result.names) names.add(name);
+  }
+  return names;
 }
 
 /** The names native mode defers: every visible catalogue tool but the direct ones, and every tool the history references. */

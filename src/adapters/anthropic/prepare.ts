@@ -3,26 +3,20 @@
 // prompt cache and its prefix check on thinking blocks need; 'tools' replaces the tools array at each discovery.
 import type { AnthropicBeta } from '@anthropic-ai/sdk/resources/beta/beta';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type {
-  Tool as AnthropicTool,
-  TextBlockParam,
-  ToolReferenceBlockParam,
-  ToolUnion,
-} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { TextBlockParam, ToolReferenceBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
 import type { Tool } from '../../core/types.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
 import type { ConvertedTools, GroupOf } from '../provider-tools.ts';
-import { INLINE_BETAS, inlineMessages } from './inline.ts';
+import { inlineBody } from './inline.ts';
 import {
   type AnthropicMessage,
   anthropicMessagesToMessages,
   convertAnthropicTools,
-  serverSearchResults,
   toolToAnthropicTool,
 } from './messages.ts';
-import { nativeTools } from './native.ts';
+import { nativeTools, referencedNames } from './native.ts';
 
 /** How the layer's tools reach the model; see docs/anthropic.md for which to pick. */
 export type AnthropicExposure = 'native' | 'bridge' | 'inline' | 'tools';
@@ -91,24 +85,6 @@ export type AnthropicInlineBody<B> = Omit<B, 'messages' | 'betas'> & {
   betas: AnthropicBeta[];
 };
 
-/** The names that the history's `tool_reference` blocks load (search results, server tool search results). */
-function referencedNames(messages: readonly AnthropicMessage[]): Set<string> {
-  const names = new Set<string>();
-  for (const message of messages) {
-    const blocks = (Array.isArray(message.content) ? message.content : []) as unknown as readonly {
-      [key: string]: unknown;
-    }[];
-    for (const block of blocks) {
-      if (block.type !== 'tool_result' || !Array.isArray(block.content)) continue;
-      for (const item of block.content as { type?: unknown; tool_name?: unknown }[]) {
-        if (item?.type === 'tool_reference' && typeof item.tool_name === 'string') names.add(item.tool_name);
-      }
-    }
-    for (const result of serverSearchResults(blocks)) for (const name of result.names) names.add(name);
-  }
-  return names;
-}
-
 /**
  * A bypassed round's tools: the caller's own array when it has no repeated or malformed entry, else the entries the
  * layer kept (first of each name) with Anthropic's own tools in place. The API rejects repeated names with a 400.
@@ -162,21 +138,7 @@ export async function prepareAnthropicMessages<B extends AnthropicMessagesBody>(
     return { ...body, tools: [...tools, ...converted.passthrough] };
   }
   if (exposure !== 'inline') return { ...body, tools: [...prepared.tools.map(original), ...converted.passthrough] };
-  const direct = new Set(layer.options.alwaysDirectTools);
-  const shown = prepared.tools.filter((tool, i) => i === 0 || direct.has(tool.name));
-  const found = prepared.tools.filter((tool) => !shown.includes(tool)).map((tool) => tool.name);
-  // Any catalogue tool a result showed, visible or not this round: an addition made once stays where it was.
-  const definitionOf = (name: string) => {
-    const tool = direct.has(name) ? undefined : converted.tools.find((t) => t.name === name);
-    return tool && (original(tool) as AnthropicTool);
-  };
-  const betas = [...new Set([...((body as { betas?: readonly AnthropicBeta[] }).betas ?? []), ...INLINE_BETAS])];
-  return {
-    ...body,
-    tools: [...shown.map(original), ...converted.passthrough],
-    messages: inlineMessages(body.messages, definitionOf, found) as BetaMessageParam[],
-    betas,
-  };
+  return inlineBody(body, converted, prepared.tools, { direct: layer.options.alwaysDirectTools, original });
 }
 
 /** `tool_reference` blocks that load these tools (native mode). */
