@@ -3,9 +3,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type {
   Tool as AnthropicTool,
-  ContentBlock,
   MessageParam,
+  ServerToolUseBlock,
   ToolResultBlockParam,
+  ToolSearchToolResultBlock,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import { createToolSearch } from 'tool-search-layer';
@@ -138,18 +139,24 @@ describe('item 3: native mode never references a tool it no longer sends', () =>
 
 describe('item 4: Anthropic’s server-side tool search beside the adapter', () => {
   // What the API returns when its own tool search loaded send_email, then the model called it in the same turn.
-  const serverSearch = (query: string, loaded: string[]): ContentBlock[] =>
-    [
-      { type: 'server_tool_use', id: 'srvtoolu_1', name: 'tool_search_tool_bm25', input: { query } },
-      {
-        type: 'tool_search_tool_result',
-        tool_use_id: 'srvtoolu_1',
-        content: {
-          type: 'tool_search_tool_search_result',
-          tool_references: loaded.map((name) => ({ type: 'tool_reference', tool_name: name })),
-        },
+  // Typed as the SDK's response blocks, so the mock's shapes are Anthropic's published ones.
+  const serverSearch = (query: string, loaded: string[]): [ServerToolUseBlock, ToolSearchToolResultBlock] => [
+    {
+      type: 'server_tool_use',
+      id: 'srvtoolu_1',
+      name: 'tool_search_tool_bm25',
+      input: { query },
+      caller: { type: 'direct' },
+    },
+    {
+      type: 'tool_search_tool_result',
+      tool_use_id: 'srvtoolu_1',
+      content: {
+        type: 'tool_search_tool_search_result',
+        tool_references: loaded.map((name) => ({ type: 'tool_reference' as const, tool_name: name })),
       },
-    ] as unknown as ContentBlock[];
+    },
+  ];
   const bm25: ToolUnion = { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
 
   for (const exposure of ['native', 'tools'] as const) {

@@ -2,7 +2,14 @@
 // discoveries, through the real `@anthropic-ai/sdk` client against the loopback server, which records the bodies.
 // The replies carry thinking blocks with signatures, as a model with preserved thinking returns them.
 import Anthropic from '@anthropic-ai/sdk';
-import type { Tool as AnthropicTool, MessageParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
+import type {
+  Tool as AnthropicTool,
+  MessageParam,
+  TextBlock,
+  ThinkingBlock,
+  ToolUnion,
+  ToolUseBlock,
+} from '@anthropic-ai/sdk/resources/messages/messages';
 import { createToolSearch, type ToolSearch } from 'tool-search-layer';
 import {
   type AnthropicExposure,
@@ -38,8 +45,12 @@ const plan: readonly { query: string; name: string; input: Record<string, string
 
 let counter = 0;
 /** A reply whose content starts with a thinking block with its signature, as Claude returns it. */
-function thinkingReply(round: number, rest: readonly Record<string, unknown>[]): Record<string, unknown> {
-  const thinking = { type: 'thinking', thinking: `Round ${round}: what next?`, signature: `sig-${round}-${++counter}` };
+function thinkingReply(round: number, rest: readonly (TextBlock | ToolUseBlock)[]): Record<string, unknown> {
+  const thinking: ThinkingBlock = {
+    type: 'thinking',
+    thinking: `Round ${round}: what next?`,
+    signature: `sig-${round}-${++counter}`,
+  };
   return {
     id: `msg_${++counter}`,
     type: 'message',
@@ -52,16 +63,24 @@ function thinkingReply(round: number, rest: readonly Record<string, unknown>[]):
   };
 }
 
-const use = (name: string, input: unknown) => ({ type: 'tool_use', id: `toolu_${++counter}`, name, input });
+// Typed as the SDK's response blocks, so the scripted replies have Anthropic's published shapes.
+const use = (name: string, input: unknown): ToolUseBlock => ({
+  type: 'tool_use',
+  id: `toolu_${++counter}`,
+  name,
+  input,
+  caller: { type: 'direct' },
+});
+const text = (words: string): TextBlock => ({ type: 'text', text: words, citations: null });
 
 /** The scripted model: search, call what was found, and so on; in the bridge, calls go through call_tool. */
 function script(exposure: AnthropicExposure): Script {
   return (_request, round) => {
     const step = plan[Math.floor(round / 2)];
     if (round === 10) return thinkingReply(round, [callOf(exposure, plan[0] as (typeof plan)[0])]);
-    if (!step || round > 10) return thinkingReply(round, [{ type: 'text', text: 'All done.' }]);
+    if (!step || round > 10) return thinkingReply(round, [text('All done.')]);
     if (round % 2 === 0) return thinkingReply(round, [use('search_tools', { query: step.query, limit: 2 })]);
-    return thinkingReply(round, [{ type: 'text', text: `Calling ${step.name}.` }, callOf(exposure, step)]);
+    return thinkingReply(round, [text(`Calling ${step.name}.`), callOf(exposure, step)]);
   };
 }
 
