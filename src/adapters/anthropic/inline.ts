@@ -70,10 +70,15 @@ function textOf(content: unknown): string {
   return content.map((block: Block) => (block?.type === 'text' ? String(block.text ?? '') : '')).join('');
 }
 
-/** The tools a search result (or a corrective result with the definition) in this tool result showed the model. */
+/**
+ * The tools a search result (or a corrective result with the definition) in this tool result showed the model.
+ * A corrective result counts only as the layer writes it (an error naming the tool that was called), so a tool's own
+ * output can never make the layer add a tool.
+ */
 function shownIn(block: Block, calledName: string | undefined): string[] {
   const text = textOf(block.content);
-  if (calledName !== SEARCH_TOOL_NAME && !text.startsWith(NOT_CALLED)) return [];
+  const corrective = block.is_error === true && text.startsWith(`${NOT_CALLED}${JSON.stringify(calledName ?? '')},`);
+  if (calledName !== SEARCH_TOOL_NAME && !corrective) return [];
   try {
     const tools = (JSON.parse(text) as { tools?: unknown }).tools;
     if (!Array.isArray(tools)) return [];
