@@ -114,8 +114,13 @@ export async function prepareAnthropicMessages<B extends AnthropicMessagesBody>(
 export async function prepareAnthropicMessages<B extends AnthropicMessagesBody>(
   layer: ToolSearch,
   body: B,
-  options: AnthropicOptions,
+  options: AnthropicOptions & { readonly exposure?: Exclude<AnthropicExposure, 'inline'> | undefined },
 ): Promise<B>;
+export async function prepareAnthropicMessages<B extends AnthropicMessagesBody>(
+  layer: ToolSearch,
+  body: B,
+  options: AnthropicOptions,
+): Promise<B | AnthropicInlineBody<B>>;
 export async function prepareAnthropicMessages<B extends AnthropicMessagesBody>(
   layer: ToolSearch,
   body: B,
