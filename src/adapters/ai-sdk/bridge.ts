@@ -1,5 +1,5 @@
 // The bridge's `call_tool` as an AI SDK tool: the layer checks the call, then the named tool's own execute runs it.
-import { type Tool as AiTool, jsonSchema } from 'ai';
+import { type Tool as AiTool, asSchema, jsonSchema } from 'ai';
 import type { AnyTool } from './catalogue.ts';
 import { type AdapterSession, lastOf } from './session.ts';
 
@@ -67,7 +67,8 @@ export function bridgeTool(session: AdapterSession, tools: ReadonlyMap<string, A
     execute: async (input: unknown, callOptions: { toolCallId: string }) => {
       const checked = await (session.layer as unknown as BridgeLayer).callTool(await session.context(), input);
       if (!checked.ok) return session.answer(checked.result);
-      const execute = tools.get(checked.name)?.execute;
+      const tool = tools.get(checked.name);
+      const execute = tool?.execute;
       if (typeof execute !== 'function') {
         return session.answer({
           notCalled: checked.name,
@@ -75,7 +76,15 @@ export function bridgeTool(session: AdapterSession, tools: ReadonlyMap<string, A
           hint: 'Tell the user what you wanted to do with it instead.',
         });
       }
-      return lastOf(execute(checked.arguments, callOptions));
+      const parsed = await ownParse(tool as AnyTool, checked.arguments);
+      if (!parsed.ok) {
+        return session.answer({
+          notCalled: checked.name,
+          error: `The arguments for "${checked.name}" were refused by the tool: ${parsed.message}`,
+          hint: `Call call_tool again with arguments that match the parameters of "${checked.name}".`,
+        });
+      }
+      return lastOf(execute(parsed.value, callOptions));
     },
     toModelOutput: (output: { toolCallId: string; input: unknown; output: unknown }) => {
       const { tool, args } = target(output.input);
@@ -84,6 +93,21 @@ export function bridgeTool(session: AdapterSession, tools: ReadonlyMap<string, A
       return tool.toModelOutput({ ...output, input: args });
     },
   } as unknown as AiTool;
+}
+
+/**
+ * The tool's own schema parse, as the SDK runs it before a direct call (zod defaults and transforms apply); a schema
+ * without a validator (`jsonSchema`) passes the arguments through unchanged.
+ */
+async function ownParse(
+  tool: AnyTool,
+  args: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+  const validate = asSchema(tool.inputSchema as never).validate;
+  if (!validate) return { ok: true, value: args };
+  const result = await validate(args);
+  if (result.success) return { ok: true, value: result.value };
+  return { ok: false, message: result.error.message };
 }
 
 /** A direct call of a catalogue tool that is not active this step, repaired into the same call through `call_tool`. */
