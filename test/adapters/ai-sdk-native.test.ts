@@ -68,13 +68,13 @@ describe('exposure native with @ai-sdk/anthropic', () => {
     expect(tools.slice(1).map((tool) => tool.name)).toEqual(Object.keys(officeTools([])));
     expect(tools.slice(1).every((tool) => tool.defer_loading === true)).toBe(true);
     // A search loads what it found with tool_reference blocks, and nothing else in that result.
-    const results = (bodies[1]?.messages as { role: string; content: unknown }[]).at(-1)?.content as {
+    const results = (server.body(1).messages as { role: string; content: unknown }[]).at(-1)?.content as {
       type: string;
       content: unknown;
     }[];
     expect(results[0]?.content).toEqual([{ type: 'tool_reference', tool_name: 'get_weather' }]);
     // Thinking blocks go back exactly as returned.
-    const assistant = (bodies[11]?.messages as { role: string; content: { type: string }[] }[]).filter(
+    const assistant = (server.body(11).messages as { role: string; content: { type: string }[] }[]).filter(
       (message) => message.role === 'assistant',
     );
     expect(assistant.map((message) => message.content[0])).toEqual(Array.from({ length: 11 }, (_, i) => thinking(i)));
@@ -147,7 +147,7 @@ describe('exposure native with @ai-sdk/openai (Responses)', () => {
     expect(tools.slice(1).map((tool) => tool.name)).toEqual(Object.keys(officeTools([])));
     expect(tools.slice(1).every((tool) => tool.type === 'function' && tool.defer_loading === true)).toBe(true);
     // The search's output loads the definition it found, at the end of the input.
-    const output = (bodies[1]?.input as { type: string; tools?: { name: string }[] }[]).at(-1);
+    const output = (server.body(1).input as { type: string; tools?: { name: string }[] }[]).at(-1);
     expect(output).toMatchObject({ type: 'tool_search_output', execution: 'client' });
     expect(output?.tools?.map((tool) => tool.name)).toEqual(['get_weather']);
   });
