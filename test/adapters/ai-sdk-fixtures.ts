@@ -1,6 +1,7 @@
 // Shared by the AI SDK adapter's exposure tests: a catalogue that records each run with its input, and checks on the
 // request bodies a session sent.
 import { jsonSchema, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { expect } from 'vitest';
 import { z } from 'zod';
 
@@ -84,4 +85,39 @@ export function expectAppendOnly(bodies: readonly Record<string, unknown>[], fie
     expect(after.length, `request ${i}: ${list} only grows`).toBeGreaterThan(before.length);
     expect(JSON.stringify(after.slice(0, before.length)), `request ${i}: earlier ${list}`).toBe(JSON.stringify(before));
   }
+}
+
+const usage = { inputTokens: { total: 10 }, outputTokens: { total: 5 } } as never;
+
+/** One model turn for the SDK's mock model: tool calls `[name, input]`, or a final text. */
+export type Turn = { readonly calls: readonly (readonly [string, unknown])[] } | { readonly text: string };
+
+/** A mock model (the SDK's own, `ai/test`) that plays `turns`, one per step, across every generateText it serves. */
+export function scriptedModel(turns: readonly Turn[]): MockLanguageModelV4 {
+  let step = 0;
+  return new MockLanguageModelV4({
+    doGenerate: async () => {
+      const turn = turns[step] ?? { text: 'done' };
+      const at = step++;
+      if ('text' in turn) {
+        return {
+          content: [{ type: 'text', text: turn.text }],
+          finishReason: { unified: 'stop', raw: undefined },
+          usage,
+          warnings: [],
+        } as never;
+      }
+      return {
+        content: turn.calls.map(([toolName, input], i) => ({
+          type: 'tool-call',
+          toolCallId: `call-${at}-${i}`,
+          toolName,
+          input: JSON.stringify(input),
+        })),
+        finishReason: { unified: 'tool-calls', raw: undefined },
+        usage,
+        warnings: [],
+      } as never;
+    },
+  });
 }

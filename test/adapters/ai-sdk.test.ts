@@ -518,6 +518,46 @@ describe('toLayerMessages', () => {
   });
 });
 
+describe('toLayerMessages for the append-only exposures', () => {
+  it('gives a call_tool call its arguments, and reads tool-reference parts as the tools a search found', () => {
+    const reference = (toolName: string) => ({
+      type: 'custom',
+      providerOptions: { anthropic: { type: 'tool-reference', toolName } },
+    });
+    const messages = [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'a', toolName: 'call_tool', input: { name: 'send_email', arguments: {} } },
+          { type: 'tool-call', toolCallId: 'b', toolName: 'search_tools', input: { query: 'x' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'b',
+            toolName: 'search_tools',
+            output: { type: 'content', value: [reference('one'), reference('two')] },
+          },
+        ],
+      },
+    ] as unknown as ModelMessage[];
+    expect(toLayerMessages(messages)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        toolCalls: [
+          { id: 'a', name: 'call_tool', arguments: '{"name":"send_email","arguments":{}}' },
+          { id: 'b', name: 'search_tools' },
+        ],
+      },
+      { role: 'tool', toolCallId: 'b', content: '{"tools":[{"name":"one"},{"name":"two"}]}' },
+    ]);
+  });
+});
+
 describe('withToolSearch options', () => {
   it('throws ToolSearchError naming the path', () => {
     const layer = createToolSearch();

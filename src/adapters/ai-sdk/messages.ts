@@ -2,6 +2,7 @@
 import type { ModelMessage } from 'ai';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { Message, ToolCall } from '../../core/types.ts';
+import { CALL_TOOL } from './options.ts';
 
 type Part = { readonly type?: unknown; readonly [key: string]: unknown };
 
@@ -94,7 +95,10 @@ export function readMessages(
       for (const part of parts) {
         if (part.type === 'tool-call' && typeof part.toolCallId === 'string' && typeof part.toolName === 'string') {
           const name = searchAliases.has(part.toolName) ? SEARCH_TOOL_NAME : part.toolName;
-          toolCalls.push({ id: part.toolCallId, name });
+          // A bridged call is a use of the tool its arguments name, so the layer reads them.
+          const args =
+            name === CALL_TOOL ? { arguments: typeof part.input === 'string' ? part.input : json(part.input) } : {};
+          toolCalls.push({ id: part.toolCallId, name, ...args });
         }
       }
       out.push({ role: 'assistant', content: text(content) ?? null, ...(toolCalls.length > 0 && { toolCalls }) });
