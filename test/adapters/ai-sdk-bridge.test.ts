@@ -39,7 +39,7 @@ describe('exposure bridge (the default) in generateText', () => {
 
     const calls = model.doGenerateCalls as unknown as Call[];
     expect(calls).toHaveLength(12);
-    expect((calls[0]?.tools as { name: string }[]).map((t) => t.name)).toEqual(['search_tools', 'call_tool']);
+    expect(((calls[0]?.tools ?? []) as { name: string }[]).map((t) => t.name)).toEqual(['search_tools', 'call_tool']);
     for (const [i, call] of calls.entries()) {
       expect(JSON.stringify(call.tools), `step ${i}: tools`).toBe(JSON.stringify(calls[0]?.tools));
       expect(JSON.stringify(call.toolChoice), `step ${i}: toolChoice`).toBe(JSON.stringify(calls[0]?.toolChoice));
