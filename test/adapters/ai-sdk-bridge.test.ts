@@ -117,7 +117,7 @@ describe('exposure bridge (the default) in generateText', () => {
     });
     // zod's default applied, as for a direct call; the tool's toModelOutput shaped what the model read.
     expect(received).toEqual([{ text: 'one two three', unit: 'words' }]);
-    const [counted] = toolResults(model.doGenerateCalls[2] as unknown as Call);
+    const [, counted] = toolResults(model.doGenerateCalls[2] as unknown as Call);
     expect(counted?.output).toEqual({ type: 'text', value: '3 words' });
     // The delete waits for the user's approval instead of running.
     expect(result.content.some((part) => part.type === 'tool-approval-request')).toBe(true);

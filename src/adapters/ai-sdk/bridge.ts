@@ -1,5 +1,6 @@
 // The bridge's `call_tool` as an AI SDK tool: the layer checks the call, then the named tool's own execute runs it.
 import { type Tool as AiTool, asSchema, jsonSchema } from 'ai';
+import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 import type { AnyTool } from './catalogue.ts';
 import { type AdapterSession, lastOf } from './session.ts';
 
@@ -8,17 +9,6 @@ const FALLBACK_PARAMETERS = {
   type: 'object',
   properties: { name: { type: 'string' }, arguments: { type: 'object' } },
   required: ['name', 'arguments'],
-};
-
-// TEMP until the bridge branch lands: layer.callTool as CONTRACT.md states it.
-type BridgeLayer = {
-  callTool(
-    context: unknown,
-    args: unknown,
-  ): Promise<
-    | { ok: true; name: string; arguments: Record<string, unknown> }
-    | { ok: false; result: { notCalled: string; error: string; hint: string } }
-  >;
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -65,7 +55,9 @@ export function bridgeTool(session: AdapterSession, tools: ReadonlyMap<string, A
       return typeof needs === 'function' ? needs(args, approvalOptions) : needs === true;
     },
     execute: async (input: unknown, callOptions: { toolCallId: string }) => {
-      const checked = await (session.layer as unknown as BridgeLayer).callTool(await session.context(), input);
+      const checked = await session.layer.callTool(await session.context(), input, {
+        onUndiscoveredCall: session.mode,
+      });
       if (!checked.ok) return session.answer(checked.result);
       const tool = tools.get(checked.name);
       const execute = tool?.execute;
@@ -118,5 +110,5 @@ export function rerouteToBridge<C extends { toolName: string; input: string }>(t
   } catch {
     // left as text: the layer answers it
   }
-  return { ...toolCall, toolName: 'call_tool', input: JSON.stringify({ name: toolCall.toolName, arguments: args }) };
+  return { ...toolCall, toolName: CALL_TOOL_NAME, input: JSON.stringify({ name: toolCall.toolName, arguments: args }) };
 }

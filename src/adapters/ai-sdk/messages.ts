@@ -2,7 +2,7 @@
 import type { ModelMessage } from 'ai';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { Message, ToolCall } from '../../core/types.ts';
-import { CALL_TOOL } from './options.ts';
+import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 
 type Part = { readonly type?: unknown; readonly [key: string]: unknown };
 
@@ -97,7 +97,9 @@ export function readMessages(
           const name = searchAliases.has(part.toolName) ? SEARCH_TOOL_NAME : part.toolName;
           // A bridged call is a use of the tool its arguments name, so the layer reads them.
           const args =
-            name === CALL_TOOL ? { arguments: typeof part.input === 'string' ? part.input : json(part.input) } : {};
+            name === CALL_TOOL_NAME
+              ? { arguments: typeof part.input === 'string' ? part.input : json(part.input) }
+              : {};
           toolCalls.push({ id: part.toolCallId, name, ...args });
         }
       }

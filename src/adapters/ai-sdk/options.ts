@@ -4,6 +4,7 @@ import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 
 /**
  * How the model meets the catalogue. 'tools': the tools array carries the session's discoveries (it changes at each
@@ -14,9 +15,6 @@ export type AiSdkExposure = 'tools' | 'bridge' | 'native';
 
 /** The exposures withToolSearch accepts. */
 export const EXPOSURES: readonly AiSdkExposure[] = ['tools', 'bridge', 'native'];
-
-/** The name of the bridge's call tool. */
-export const CALL_TOOL = 'call_tool';
 
 /** The key of OpenAI's client-executed `tool_search` in native mode (its wire name is `tool_search` whatever the key). */
 export const OPENAI_TOOL_SEARCH = 'tool_search';
@@ -76,7 +74,7 @@ export function checkOptions<TOOLS extends ToolSet>(layer: ToolSearch, options: 
   if (exposure !== undefined && !EXPOSURES.includes(exposure)) {
     fail('options.exposure', `must be ${EXPOSURES.map((e) => `"${e}"`).join(', ')}, or omitted`);
   }
-  for (const reserved of [SEARCH_TOOL_NAME, CALL_TOOL, OPENAI_TOOL_SEARCH]) {
+  for (const reserved of [SEARCH_TOOL_NAME, CALL_TOOL_NAME, OPENAI_TOOL_SEARCH]) {
     if (Object.hasOwn(options.tools, reserved)) {
       fail(`options.tools.${reserved}`, 'is the name of one of the layer’s own tools; rename your tool');
     }

@@ -5,6 +5,7 @@ import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts
 import { toFoundTool } from '../../core/search-tool.ts';
 import { format } from '../../core/texts.ts';
 import type { Tool } from '../../core/types.ts';
+import type { Exposure } from '../../exposure/mode.ts';
 import type { AnyTool, StepCatalogue } from './catalogue.ts';
 
 /** The provider whose own deferral a native step uses. */
@@ -45,6 +46,8 @@ export function createAdapterSession(
     readonly sessionId: string;
     readonly enabledGroups?: readonly string[] | undefined;
     readonly mode: UndiscoveredCallMode;
+    /** The layer's exposure for this adapter's mode (native steps prepare and search as 'tools'). */
+    readonly exposure: Exposure;
   },
 ): AdapterSession {
   const corrective = new WeakSet<object>();
@@ -59,6 +62,7 @@ export function createAdapterSession(
     sessionId: options.sessionId,
     tools: await catalogue.latest(),
     enabledGroups: options.enabledGroups,
+    exposure: options.exposure,
   });
   const answer = <R extends object>(result: R): R => {
     corrective.add(result);

@@ -11,6 +11,7 @@ import { inspect } from '../../core/catalogue.ts';
 import type { PrepareResult, ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/search-tool.ts';
 import type { Tool } from '../../core/types.ts';
+import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 import { bridgeTool, rerouteToBridge } from './bridge.ts';
 import { type AnyTool, createStepCatalogue } from './catalogue.ts';
 import { readMessages } from './messages.ts';
@@ -23,13 +24,7 @@ import {
   searchModelOutput,
   unsupportedModel,
 } from './native.ts';
-import {
-  CALL_TOOL,
-  checkOptions,
-  OPENAI_TOOL_SEARCH,
-  type ToolSearchSettings,
-  type WithToolSearchOptions,
-} from './options.ts';
+import { checkOptions, OPENAI_TOOL_SEARCH, type ToolSearchSettings, type WithToolSearchOptions } from './options.ts';
 import { createAdapterSession, guard } from './session.ts';
 
 /** Tools the layer leaves to the SDK: provider-executed tools, and the SDK's own `toolSearch()` with its `deferLoading` tools. */
@@ -70,6 +65,7 @@ export function withToolSearch<TOOLS extends ToolSet>(
     sessionId,
     enabledGroups,
     mode: options.onUndiscoveredCall ?? 'hint',
+    exposure: exposure === 'bridge' ? 'bridge' : 'tools',
   });
   const { state } = session;
   const fallback = searchToolDefinition(layer.options.texts, undefined);
@@ -93,7 +89,7 @@ export function withToolSearch<TOOLS extends ToolSet>(
   const guarded = new Map<string, Record<string, unknown>>();
   const tools: Record<string, AiTool> = {
     [SEARCH_TOOL_NAME]: searchTool,
-    [CALL_TOOL]: bridgeTool(session, byName),
+    [CALL_TOOL_NAME]: bridgeTool(session, byName),
     [OPENAI_TOOL_SEARCH]: openAiToolSearch(session, fallback, byName),
   };
   for (const [name, tool] of userTools) {
@@ -152,7 +148,7 @@ export function withToolSearch<TOOLS extends ToolSet>(
       tools: round,
       messages: readMessages(step.messages, SEARCH_ALIASES),
       enabledGroups,
-      ...(exposure === 'bridge' && { exposure: 'bridge' as const }),
+      exposure: exposure === 'bridge' ? 'bridge' : 'tools',
     });
     if (prepared.bypassed) return bypass(round, prepared);
     state.native = native;
@@ -174,7 +170,7 @@ export function withToolSearch<TOOLS extends ToolSet>(
     const { toolCall, error } = repair;
     if (NoSuchToolError.isInstance(error)) {
       const exposed = state.exposed;
-      if (exposed?.has(CALL_TOOL) && byName.has(toolCall.toolName)) return rerouteToBridge(toolCall);
+      if (exposed?.has(CALL_TOOL_NAME) && byName.has(toolCall.toolName)) return rerouteToBridge(toolCall);
       if (toolCall.toolName !== SEARCH_TOOL_NAME && exposed?.has(SEARCH_TOOL_NAME)) {
         if (pending.size >= MAX_PENDING) pending.delete(pending.keys().next().value as string);
         pending.set(toolCall.toolCallId, toolCall.toolName);
