@@ -1,6 +1,7 @@
 // The AI SDK adapter's bridge (the default exposure) in real generateText loops with the SDK's mock model: the tools
 // the model receives never change within a session, and each tool runs through call_tool with its input unchanged.
-import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { createToolSearch } from 'tool-search-layer';
 import { withToolSearch } from 'tool-search-layer/ai-sdk';
 import { describe, expect, it } from 'vitest';
@@ -121,5 +122,46 @@ describe('exposure bridge (the default) in generateText', () => {
     expect(counted?.output).toEqual({ type: 'text', value: '3 words' });
     // The delete waits for the user's approval instead of running.
     expect(result.content.some((part) => part.type === 'tool-approval-request')).toBe(true);
+  });
+});
+
+describe('exposure bridge in streamText', () => {
+  it('runs the same loop over a stream, with the same tools at every step', async () => {
+    const ran: Run[] = [];
+    const turns = BRIDGED.slice(0, 4);
+    let step = 0;
+    const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };
+    const model = new MockLanguageModelV4({
+      doStream: async () => {
+        const turn = turns[step] ?? { text: 'done' };
+        const parts: unknown[] = [{ type: 'stream-start', warnings: [] }];
+        if ('text' in turn) {
+          parts.push(
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: turn.text },
+            { type: 'text-end', id: 't' },
+          );
+        } else {
+          for (const [i, [toolName, input]] of turn.calls.entries()) {
+            parts.push({ type: 'tool-call', toolCallId: `s${step}-${i}`, toolName, input: JSON.stringify(input) });
+          }
+        }
+        const unified = 'text' in turn ? 'stop' : 'tool-calls';
+        parts.push({ type: 'finish', finishReason: { unified, raw: undefined }, usage });
+        step++;
+        return { stream: convertArrayToReadableStream(parts) } as never;
+      },
+    });
+    const result = streamText({
+      model,
+      ...withToolSearch(createToolSearch(), { sessionId: 'bridge-stream', tools: officeTools(ran) }),
+      stopWhen: stepCountIs(6),
+      prompt: 'Weather, then mail',
+    });
+    expect(await result.text).toBe('done');
+    const calls = model.doStreamCalls;
+    expect(calls).toHaveLength(5);
+    for (const call of calls) expect(JSON.stringify(call.tools)).toBe(JSON.stringify(calls[0]?.tools));
+    expect(ran).toEqual(SESSION_RUNS.slice(0, 2));
   });
 });

@@ -93,9 +93,10 @@ const usage = { inputTokens: { total: 10 }, outputTokens: { total: 5 } } as neve
 export type Turn = { readonly calls: readonly (readonly [string, unknown])[] } | { readonly text: string };
 
 /** A mock model (the SDK's own, `ai/test`) that plays `turns`, one per step, across every generateText it serves. */
-export function scriptedModel(turns: readonly Turn[]): MockLanguageModelV4 {
+export function scriptedModel(turns: readonly Turn[], provider?: string): MockLanguageModelV4 {
   let step = 0;
   return new MockLanguageModelV4({
+    ...(provider !== undefined && { provider }),
     doGenerate: async () => {
       const turn = turns[step] ?? { text: 'done' };
       const at = step++;

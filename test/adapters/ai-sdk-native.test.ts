@@ -7,7 +7,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { createToolSearch, ToolSearchError } from 'tool-search-layer';
 import { withToolSearch } from 'tool-search-layer/ai-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectAppendOnly, officeTools, type Run, SESSION, SESSION_RUNS } from './ai-sdk-fixtures.ts';
+import { expectAppendOnly, officeTools, type Run, SESSION, SESSION_RUNS, scriptedModel } from './ai-sdk-fixtures.ts';
 import {
   anthropicReply,
   functionCall,
@@ -150,6 +150,35 @@ describe('exposure native with @ai-sdk/openai (Responses)', () => {
     const output = (server.body(1).input as { type: string; tools?: { name: string }[] }[]).at(-1);
     expect(output).toMatchObject({ type: 'tool_search_output', execution: 'client' });
     expect(output?.tools?.map((tool) => tool.name)).toEqual(['get_weather']);
+  });
+});
+
+describe('exposure native in generateText with the SDK mock model', () => {
+  it('sends the same tools, deferred, at every step of 12 rounds over two generateText calls', async () => {
+    const ran: Run[] = [];
+    const model = scriptedModel(
+      SESSION.map((turn) =>
+        'search' in turn
+          ? { calls: [['search_tools', { query: turn.search, limit: 1 }]] }
+          : 'call' in turn
+            ? { calls: [[turn.call, turn.input]] }
+            : { text: turn.text },
+      ),
+      'anthropic.messages',
+    );
+    await playSession(model, ran, 'native-mock');
+    const calls = model.doGenerateCalls;
+    expect(calls).toHaveLength(12);
+    for (const [i, call] of calls.entries()) {
+      expect(JSON.stringify(call.tools), `step ${i}`).toBe(JSON.stringify(calls[0]?.tools));
+    }
+    const sent = (calls[0]?.tools ?? []) as {
+      name: string;
+      providerOptions?: { anthropic?: { deferLoading?: boolean } };
+    }[];
+    expect(sent.map((tool) => tool.name)).toEqual(['search_tools', ...Object.keys(officeTools([]))]);
+    expect(sent.filter((tool) => tool.providerOptions?.anthropic?.deferLoading).length).toBe(12);
+    expect(ran).toEqual(SESSION_RUNS);
   });
 });
 
