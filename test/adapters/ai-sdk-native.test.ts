@@ -153,6 +153,22 @@ describe('exposure native with @ai-sdk/openai (Responses)', () => {
   });
 });
 
+describe('exposure native with @ai-sdk/openai and a layer that answers searches compactly', () => {
+  it('still loads the full definitions through tool_search_output', async () => {
+    server = await startMockProvider(openAiScript);
+    const model = createOpenAI({ baseURL: `${server.origin}/v1`, apiKey: 'test' }).responses('gpt-5.4');
+    const layer = createToolSearch({ searchResults: 'compact' });
+    await generateText({
+      model,
+      ...withToolSearch(layer, { sessionId: 'compact', exposure: 'native', tools: officeTools([]) }),
+      stopWhen: stepCountIs(2),
+      prompt: 'Weather',
+    });
+    const output = (server.body(1).input as { type: string; tools?: { parameters: unknown }[] }[]).at(-1);
+    expect(output?.tools?.[0]?.parameters).toMatchObject({ type: 'object', required: ['city'] });
+  });
+});
+
 describe('exposure native in generateText with the SDK mock model', () => {
   it('sends the same tools, deferred, at every step of 12 rounds over two generateText calls', async () => {
     const ran: Run[] = [];

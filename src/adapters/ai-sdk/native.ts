@@ -114,14 +114,19 @@ export function openAiToolSearch(
     },
     inputSchema: jsonSchema({ type: 'object', properties: { arguments: {}, call_id: {} } }),
     execute: async (input: { arguments?: unknown }) => {
-      const result = await session.layer.search(await session.context(), input?.arguments);
+      const context = await session.context();
+      const result = await session.layer.search(context, input?.arguments);
       if (!('tools' in result)) return { tools: [] };
-      const found = result.tools.filter((tool) => session.state.deferred.has(tool.name));
+      // The definitions as the catalogue has them (a layer with compact results summarises the parameters).
+      const byName = new Map(context.tools.map((tool) => [tool.name, tool]));
+      const found = result.tools.flatMap((tool) =>
+        session.state.deferred.has(tool.name) ? [byName.get(tool.name) as Tool] : [],
+      );
       return {
         tools: found.map((tool) => ({
           type: 'function',
           name: tool.name,
-          description: tool.description,
+          description: tool.description ?? '',
           parameters: tool.parameters ?? { type: 'object', properties: {} },
           strict: tools.get(tool.name)?.strict ?? false,
           defer_loading: true,
