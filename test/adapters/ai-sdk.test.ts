@@ -574,5 +574,13 @@ describe('withToolSearch options', () => {
       withToolSearch(layer, { sessionId: 's', tools: { ...tools, search_tools: tools.book_flight } }),
     ).toThrow(/search_tools/);
     expect(() => withToolSearch({} as never, { sessionId: 's', tools })).toThrow(ToolSearchError);
+    expect(() => withToolSearch(layer, { sessionId: 's', tools, exposure: 'defer' as never })).toThrow(
+      /withToolSearch: options\.exposure must be "tools", "bridge", "native"/,
+    );
+    for (const reserved of ['call_tool', 'tool_search']) {
+      expect(() =>
+        withToolSearch(layer, { sessionId: 's', tools: { ...tools, [reserved]: tools.book_flight } }),
+      ).toThrow(new RegExp(`options\\.tools\\.${reserved}`));
+    }
   });
 });
