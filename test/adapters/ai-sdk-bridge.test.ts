@@ -82,6 +82,39 @@ describe('exposure bridge (the default) in generateText', () => {
     }
   });
 
+  it('sends the direct tools beside the bridge, callable by name, and never reaches a tool of a hidden group', async () => {
+    const ran: Run[] = [];
+    const model = scriptedModel([
+      { calls: [['get_weather', { city: 'Rome' }]] },
+      { calls: [['call_tool', { name: 'send_email', arguments: { to: 'a', body: 'b' } }]] },
+      { calls: [['search_tools', { query: 'email inbox' }]] },
+      { text: 'ok' },
+    ]);
+    await generateText({
+      model,
+      ...withToolSearch(createToolSearch({ alwaysDirectTools: ['get_weather'] }), {
+        sessionId: 'bridge-direct',
+        tools: officeTools(ran),
+        groups: { send_email: ['mail'], read_inbox: ['mail'] },
+        enabledGroups: ['office'],
+      }),
+      stopWhen: stepCountIs(5),
+      prompt: 'Weather in Rome, then mail',
+    });
+    const calls = model.doGenerateCalls as unknown as Call[];
+    for (const call of calls) {
+      expect((call.tools as { name: string }[]).map((t) => t.name)).toEqual([
+        'search_tools',
+        'call_tool',
+        'get_weather',
+      ]);
+    }
+    expect(ran).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
+    const [, refused, searched] = toolResults(calls[3] as Call).map((r) => r.output.value);
+    expect(refused).toMatchObject({ notCalled: 'send_email' });
+    expect(JSON.stringify([refused, searched, calls[0]?.tools])).not.toMatch(/read_inbox/);
+  });
+
   it('applies the named tool’s own schema parse, approval and model output to a bridged call', async () => {
     const received: unknown[] = [];
     const tools = {
