@@ -26,8 +26,14 @@ afterEach(async () => {
 });
 
 /** Plays SESSION in two generateText calls of one session (six steps each), as a chat app would. */
-async function playSession(model: LanguageModel, ran: Run[], sessionId: string, layer = createToolSearch()) {
-  const settings = () => withToolSearch(layer, { sessionId, exposure: 'native', tools: officeTools(ran) });
+async function playSession(
+  model: LanguageModel,
+  ran: Run[],
+  sessionId: string,
+  exposure: 'native' | 'bridge' = 'native',
+  layer = createToolSearch(),
+) {
+  const settings = () => withToolSearch(layer, { sessionId, exposure, tools: officeTools(ran) });
   const prompt: ModelMessage[] = [{ role: 'user', content: 'Plan my day' }];
   const first = await generateText({ model, ...settings(), messages: prompt, stopWhen: stepCountIs(6) });
   const history = [...prompt, ...first.responseMessages, { role: 'user', content: 'Go on' } as ModelMessage];
@@ -120,6 +126,27 @@ describe('exposure native with @ai-sdk/anthropic', () => {
     expect(sent.find((tool) => tool.name === 'get_weather')?.cache_control).toBeUndefined();
     expect(sent.find((tool) => tool.name === 'send_email')).toMatchObject({ cache_control: { type: 'ephemeral' } });
     expect(sent.find((tool) => tool.name === 'send_email')?.defer_loading).toBeUndefined();
+  });
+});
+
+describe('exposure bridge with @ai-sdk/anthropic', () => {
+  it('keeps the request bodies append-only too, with thinking blocks sent back as returned', async () => {
+    server = await startMockProvider((request, i) => {
+      const turn = SESSION[i] ?? { text: 'done' };
+      if (!('call' in turn) || i === 10) return anthropicScript(request, i);
+      const reply = anthropicReply({ uses: [['call_tool', { name: turn.call, arguments: turn.input }]] }) as {
+        content: unknown[];
+      };
+      return { ...reply, content: [thinking(i), ...reply.content] };
+    });
+    const model = createAnthropic({ baseURL: `${server.origin}/v1`, apiKey: 'test' })('claude-sonnet-4-5');
+    const ran: Run[] = [];
+    await playSession(model, ran, 'bridge-anthropic', 'bridge');
+    const bodies = server.requests.map((request) => request.body);
+    expect(bodies).toHaveLength(12);
+    expectAppendOnly(bodies, ['system', 'tools', 'tool_choice'], 'messages');
+    expect((bodies[0]?.tools as { name: string }[]).map((tool) => tool.name)).toEqual(['search_tools', 'call_tool']);
+    expect(ran).toEqual(SESSION_RUNS);
   });
 });
 
