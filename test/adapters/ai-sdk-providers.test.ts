@@ -1,4 +1,4 @@
-// The AI SDK adapter's native exposure, through the real provider packages (@ai-sdk/anthropic, @ai-sdk/openai)
+// The AI SDK adapter's append-only exposures through the real provider packages (@ai-sdk/anthropic, @ai-sdk/openai)
 // against the loopback server: the request bodies they send stay append-only for a whole session.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
