@@ -145,7 +145,10 @@ describe('exposure bridge with @ai-sdk/anthropic', () => {
     const bodies = server.requests.map((request) => request.body);
     expect(bodies).toHaveLength(12);
     expectAppendOnly(bodies, ['system', 'tools', 'tool_choice'], 'messages');
-    expect((bodies[0]?.tools as { name: string }[]).map((tool) => tool.name)).toEqual(['search_tools', 'call_tool']);
+    expect((server.body(0).tools as { name: string }[]).map((tool) => tool.name)).toEqual([
+      'search_tools',
+      'call_tool',
+    ]);
     expect(ran).toEqual(SESSION_RUNS);
   });
 });
