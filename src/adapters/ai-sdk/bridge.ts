@@ -36,8 +36,9 @@ function named(input: unknown): { name: unknown; args: unknown } {
 }
 
 /**
- * `call_tool`: runs the named tool's own `execute` with the arguments unchanged once `layer.callTool` allows the call,
- * or answers with the layer's corrective result. The named tool's approval and model output apply to the call.
+ * `call_tool`: once `layer.callTool` allows the call, runs the named tool's own `execute` with the model's arguments as
+ * the tool's own schema parses them (unchanged for a plain JSON Schema), or answers with the layer's corrective result.
+ * The named tool's approval and model output apply to the call.
  */
 export function bridgeTool(session: AdapterSession, tools: ReadonlyMap<string, AnyTool>): AiTool {
   const target = (input: unknown) => {
