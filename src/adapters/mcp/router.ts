@@ -1,16 +1,15 @@
 // The MCP router: the layer over an MCP catalogue; search results carry the servers' annotations, calls reach their server.
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
 import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
 import type { McpCatalogue, McpTool } from './catalogue.ts';
+import type { McpCallToolResult, McpRequestOptions, McpToolAnnotations } from './types.ts';
 
 /** A found tool with what its MCP server says about it. */
 export interface McpFoundTool extends FoundTool {
   /** The server's hints, such as `readOnlyHint` and `destructiveHint`. */
-  readonly annotations?: ToolAnnotations;
+  readonly annotations?: McpToolAnnotations;
   readonly title?: string;
   /** The server the tool is on. */
   readonly server: string;
@@ -35,7 +34,7 @@ export interface McpRouter {
    * Answers any tool call of the model: `search_tools` is searched; a tool the model may call is called on its
    * server with its own name; any other call gets the layer's corrective result and reaches no server.
    */
-  call(context: McpContext, name: string, args: unknown, options?: RequestOptions): Promise<CallToolResult>;
+  call(context: McpContext, name: string, args: unknown, options?: McpRequestOptions): Promise<McpCallToolResult>;
 }
 
 /** How the router answers calls of tools the model was never shown. */
@@ -44,7 +43,7 @@ export interface McpRouterOptions {
   readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
 }
 
-const textResult = (value: unknown, isError: boolean): CallToolResult => ({
+const textResult = (value: unknown, isError: boolean): McpCallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value) }],
   ...(isError && { isError }),
 });
