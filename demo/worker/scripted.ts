@@ -1,14 +1,14 @@
-// The example Worker for the tests: everything of src/index.ts, with the Assistant's model replaced by a scripted
+// The example Worker for the tests: everything of src/agents.ts, with the Assistant's model replaced by a scripted
 // one (the AI SDK's MockLanguageModelV4) and two routes to look inside the agent. test/node/worker-example.test.ts
-// bundles this file with bundleWorker, as wrangler bundles src/index.ts.
+// bundles this file with bundleWorker, as wrangler bundles src/agents.ts.
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
 import { createToolSearch } from 'tool-search-layer';
 import { createAgentMcpCatalogue } from 'tool-search-layer/mcp';
 import { Assistant } from './src/assistant.ts';
 
-export * from './src/index.ts';
-export { default } from './src/index.ts';
+export * from './src/agents.ts';
+export { default } from './src/agents.ts';
 
 /** What the user message of a turn asks the scripted model to do: search, then call a tool, then answer. */
 interface Script {

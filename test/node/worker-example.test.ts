@@ -21,7 +21,9 @@ interface RoundAnswer {
 const workerDir = () => join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'demo', 'worker');
 const root = mkdtempSync(join(tmpdir(), 'tsl-worker-'));
 let scriptPath: string;
+let agentsScriptPath: string;
 let mf: Miniflare;
+let agentsMf: Miniflare;
 
 function start(): Miniflare {
   return new Miniflare({
@@ -30,16 +32,27 @@ function start(): Miniflare {
     // Module names are paths relative to this root; the default (the working directory) is not above /tmp.
     modulesRoot: join(root, 'bundle'),
     compatibilityDate: '2026-10-01',
+    kvNamespaces: ['DISCOVERED'],
+    durableObjects: { AGENT: { className: 'ToolAgent', useSQLite: true } },
+    kvPersist: join(root, 'kv'),
+    durableObjectsPersist: join(root, 'do'),
+  });
+}
+
+/** The Agents example's Worker (wrangler.agents.jsonc), its Assistant with a scripted model. */
+function startAgents(): Miniflare {
+  return new Miniflare({
+    modules: true,
+    scriptPath: agentsScriptPath,
+    modulesRoot: join(root, 'agents-bundle'),
+    compatibilityDate: '2026-10-01',
     // Needed by name, though on by default from 2026-08-04: Miniflare and wrangler read it to load `node:*` modules.
     compatibilityFlags: ['nodejs_compat'],
-    kvNamespaces: ['DISCOVERED'],
     durableObjects: {
-      AGENT: { className: 'ToolAgent', useSQLite: true },
       ASSISTANT: { className: 'ScriptedAssistant', useSQLite: true },
       TOOLS: { className: 'ToolsServer', useSQLite: true },
     },
-    kvPersist: join(root, 'kv'),
-    durableObjectsPersist: join(root, 'do'),
+    durableObjectsPersist: join(root, 'agents-do'),
   });
 }
 
@@ -61,17 +74,19 @@ async function settledKv(sessionId: string, expected: string[]): Promise<string[
 
 beforeAll(async () => {
   assertDistBuilt();
-  // The example's entry plus a scripted model for its Assistant (demo/worker/scripted.ts), bundled as wrangler does.
-  scriptPath = await bundleWorker(join(root, 'bundle'), {
+  // Both Workers bundled as wrangler does; the Agents one with a scripted model for its Assistant (scripted.ts).
+  scriptPath = await bundleWorker(join(root, 'bundle'));
+  agentsScriptPath = await bundleWorker(join(root, 'agents-bundle'), {
     contents: "export * from './scripted.ts';\nexport { default } from './scripted.ts';\n",
     resolveDir: workerDir(),
   });
   mf = start();
-  await mf.ready;
+  agentsMf = startAgents();
+  await Promise.all([mf.ready, agentsMf.ready]);
 }, 60_000);
 
 afterAll(async () => {
-  await mf?.dispose();
+  await Promise.all([mf?.dispose(), agentsMf?.dispose()]);
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -145,7 +160,7 @@ async function turn(
   name: string,
   script: object,
 ): Promise<{ offered: string[]; results: unknown[]; found: string[]; roles: string[] }> {
-  const response = await mf.dispatchFetch(`http://localhost/assistant/${name}`, {
+  const response = await agentsMf.dispatchFetch(`http://localhost/assistant/${name}`, {
     method: 'POST',
     body: JSON.stringify({ messages: [{ role: 'user', content: JSON.stringify(script) }] }),
   });
@@ -161,7 +176,7 @@ async function turn(
 }
 
 async function inside(name: string): Promise<AssistantInside> {
-  const response = await mf.dispatchFetch(`http://localhost/assistant/${name}`);
+  const response = await agentsMf.dispatchFetch(`http://localhost/assistant/${name}`);
   expect(response.status).toBe(200);
   return (await response.json()) as AssistantInside;
 }
@@ -235,9 +250,9 @@ describe('the Cloudflare Agents SDK example (Assistant, over its own MCP server)
 
   it('keeps discoveries, state and the MCP connection across a restart, with persistence on', async () => {
     const before = await inside('alice');
-    await mf.dispose();
-    mf = start();
-    await mf.ready;
+    await agentsMf.dispose();
+    agentsMf = startAgents();
+    await agentsMf.ready;
     expect(await inside('alice')).toEqual(before);
     const after = await turn('alice', { call: { name: 'celsius_to_fahrenheit', input: { value: 37 } } });
     expect(after.offered).toContain('celsius_to_fahrenheit');
@@ -247,7 +262,7 @@ describe('the Cloudflare Agents SDK example (Assistant, over its own MCP server)
   it('clear() empties the discovered sets and leaves the agent’s setState state and SQL tables alone', async () => {
     const before = await inside('alice');
     expect(before.discovered.length).toBeGreaterThan(0);
-    const cleared = await mf.dispatchFetch('http://localhost/assistant/alice', { method: 'DELETE' });
+    const cleared = await agentsMf.dispatchFetch('http://localhost/assistant/alice', { method: 'DELETE' });
     expect(cleared.status).toBe(200);
     const after = await inside('alice');
     expect(after.discovered).toEqual([]);

@@ -1,11 +1,8 @@
-// The Worker's bindings (wrangler.jsonc).
+// The bindings of the Agents example's Worker (wrangler.agents.jsonc).
 import type { Assistant } from './assistant.ts';
-import type { ToolAgent } from './index.ts';
 import type { ToolsServer } from './tools-server.ts';
 
 export interface Env {
-  DISCOVERED: KVNamespace;
-  AGENT: DurableObjectNamespace<ToolAgent>;
   ASSISTANT: DurableObjectNamespace<Assistant>;
   TOOLS: DurableObjectNamespace<ToolsServer>;
   AI: Ai;

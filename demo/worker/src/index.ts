@@ -1,21 +1,18 @@
 // A Worker that keeps each session's discovered tools in Cloudflare: POST /kv keeps them in Workers
-// KV (a store built per request from the request's binding), POST /agent/<name> in the storage of a
-// plain Durable Object (one object per agent, sessions inside it), and POST /assistant/<name> runs a turn
-// of a Cloudflare Agents SDK agent (`Assistant`) over the MCP server this Worker serves itself (`ToolsServer`).
-
+// KV (a store built per request from the request's binding), POST /agent/<name> in the storage of an
+// Agent-style Durable Object (one object per agent, sessions inside it).
 import { DurableObject } from 'cloudflare:workers';
-import { getAgentByName } from 'agents';
 import { createToolSearch, type ToolSearch } from 'tool-search-layer';
 import { createKvStore } from 'tool-search-layer/cloudflare-kv';
 import { createDurableObjectStore } from 'tool-search-layer/durable-object';
-import type { Env } from './env.ts';
 import { answerRound, readRound } from './round.ts';
 
-export { Assistant } from './assistant.ts';
-export type { Env } from './env.ts';
-export { ToolsServer } from './tools-server.ts';
+export interface Env {
+  DISCOVERED: KVNamespace;
+  AGENT: DurableObjectNamespace<ToolAgent>;
+}
 
-/** A Durable Object whose storage also holds its sessions, as the Agents SDK's agents keep theirs. */
+/** An agent as the Cloudflare Agents SDK makes them: a Durable Object whose storage also holds its sessions. */
 export class ToolAgent extends DurableObject<Env> {
   // Built once per object: the store reads and writes this object's own storage, under its 'tsl:' prefix.
   readonly layer: ToolSearch = createToolSearch({
@@ -41,11 +38,8 @@ export default {
     }
     const agent = /^\/agent\/([^/]+)$/.exec(pathname)?.[1];
     if (agent) return env.AGENT.getByName(decodeURIComponent(agent)).fetch(request);
-    const assistant = /^\/assistant\/([^/]+)$/.exec(pathname)?.[1];
-    if (assistant) return (await getAgentByName(env.ASSISTANT, decodeURIComponent(assistant))).fetch(request);
     return new Response(
-      'POST { "sessionId": "s1", "call": { "query": "create an issue" } } to /kv or /agent/<name>, ' +
-        'or { "messages": [...] } to /assistant/<name>\n',
+      'POST { "sessionId": "s1", "call": { "query": "create an issue" } } to /kv or /agent/<name>\n',
       { status: 404 },
     );
   },
