@@ -45,15 +45,25 @@ export function exposureModes(options: ResolvedOptions, semantic: boolean): Expo
   let bridge: Promise<Bridge> | undefined;
   let call: Promise<typeof import('./call-tool.ts')> | undefined;
   let compact: Promise<typeof import('./compact.ts')> | undefined;
-  const loadBridge = () => (bridge ??= import('./bridge.ts').then((module) => module.createBridge(options, semantic)));
-  const loadCompact = () => (compact ??= import('./compact.ts'));
+  const loadBridge = () => {
+    bridge ??= import('./bridge.ts').then((module) => module.createBridge(options, semantic));
+    return bridge;
+  };
+  const loadCompact = () => {
+    compact ??= import('./compact.ts');
+    return compact;
+  };
+  const loadCall = () => {
+    call ??= import('./call-tool.ts');
+    return call;
+  };
   return {
     tools: async (sessionId, catalogue, visible, key) => (await loadBridge()).tools(sessionId, catalogue, visible, key),
     searchTexts: async (mode) =>
       mode.exposure === 'bridge' ? (await loadBridge()).searchTexts : (await loadCompact()).compactTexts(options),
     compact: async (result) => (await loadCompact()).compactResult(result),
     async callTool(parts, context, args) {
-      const [{ texts }, module] = await Promise.all([loadBridge(), (call ??= import('./call-tool.ts'))]);
+      const [{ texts }, module] = await Promise.all([loadBridge(), loadCall()]);
       return module.callTool({ ...parts, texts }, context, args);
     },
   };
