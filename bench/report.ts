@@ -241,7 +241,7 @@ function sizeTable(rows: SizeRow[]): Table {
     ]),
     notes: [
       'Each package.json export bundled with its dependencies by esbuild (ESM, browser platform, minified), then gzip -9 and brotli quality 11 (node:zlib); 1 KB = 1,024 bytes.',
-      "Peer dependencies (ai, openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, workers types) stay external: an app using an adapter ships its framework anyway. 'Added to the core': the entry and the core bundled together, less the core alone, which is what an app that already has the core pays (they share valibot and the core's code).",
+      "Peer dependencies (ai, openai, @anthropic-ai/sdk, workers types) stay external: an app using one of those adapters has its framework already. The MCP entry imports no MCP SDK (an Agents app has only the v2 client), so nothing of it is left out. 'Added to the core': the entry and the core bundled together, less the core alone, which is what an app that already has the core pays (they share valibot and the core's code).",
     ],
   };
 }
