@@ -7,6 +7,15 @@ import type { SearchErrorResult, SearchResult } from '../core/search-tool.ts';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
 import type { JsonSchema, Tool } from '../core/types.ts';
 
+/** How search results carry definitions: 'full', or 'compact' (no schemas) where the tools block carries them. */
+export type SearchResultsMode = 'full' | 'compact';
+
+/** The core's context as an adapter passes it: the round's exposure and search results mode, per call. */
+export type AdapterContext = SearchContext & {
+  readonly exposure?: 'tools' | 'bridge' | undefined;
+  readonly searchResults?: SearchResultsMode | undefined;
+};
+
 /** Names a tool's group or groups (an MCP server, a toolset); provider tool objects have no field for it. */
 export type GroupOf = (name: string) => string | readonly string[] | undefined;
 
@@ -166,6 +175,21 @@ export async function routeCall<P>(
   if (!check.ok) return { kind: 'corrective', result: check.result };
   const tool = context.tools.find((t) => t.name === call.name);
   return execute(options.execute, call, tool && options.original(tool));
+}
+
+/**
+ * The tools to send, in order, each name once: a provider rejects a request that repeats a name, and an entry
+ * with no usable name is never sent (the layer skipped it). Tools without a name (built-in ones) are all kept.
+ */
+export function uniqueTools<P>(tools: readonly P[], nameOf: (tool: P) => unknown): P[] {
+  const seen = new Set<string>();
+  return tools.filter((tool) => {
+    const name = nameOf(tool);
+    if (name === undefined) return true;
+    if (typeof name !== 'string' || name === '' || seen.has(name)) return false;
+    seen.add(name);
+    return true;
+  });
 }
 
 async function execute<P>(

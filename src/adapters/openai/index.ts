@@ -1,21 +1,17 @@
 // tool-search-layer/openai: the layer for OpenAI's Chat Completions and Responses APIs.
 
-export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
+export type { ExecuteTool, GroupOf, SearchResultsMode, ToolExecution } from '../provider-tools.ts';
 export { strictSearchParameters } from '../provider-tools.ts';
 export type {
   AnswerChatToolCallOptions,
   ChatCompletionBody,
+  ChatExposure,
   PrepareChatCompletionOptions,
 } from './chat.ts';
-export {
-  answerChatToolCall,
-  chatMessagesToMessages,
-  chatToolsToTools,
-  messagesToChatMessages,
-  prepareChatCompletion,
-  toolToChatTool,
-} from './chat.ts';
+export { answerChatToolCall, prepareChatCompletion } from './chat.ts';
+export { chatMessagesToMessages, chatToolsToTools, messagesToChatMessages, toolToChatTool } from './chat-items.ts';
 export type { DescribeGroup } from './native.ts';
+export type { PreparedBody } from './prepared.ts';
 export type {
   AnswerResponseToolCallOptions,
   ResponsesBody,
