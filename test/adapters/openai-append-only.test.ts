@@ -154,7 +154,7 @@ describe.each(majors)('Responses API, bridge (%s)', (_major, Client) => {
       return responsesReply([functionCall('call_tool', { name: step.name, arguments: step.args })]);
     });
     expectAppendOnly(requests, 'input', fixedResponses);
-    expect((requests[0]?.body.tools as { name: string }[]).map((t) => t.name)).toEqual([
+    expect(((requests[0] as RecordedRequest).body.tools as { name: string }[]).map((t) => t.name)).toEqual([
       'search_tools',
       'call_tool',
       'calculator',
@@ -162,7 +162,7 @@ describe.each(majors)('Responses API, bridge (%s)', (_major, Client) => {
     expect(calls.map(({ name, arguments: args }) => ({ name, args }))).toEqual(
       plan.map(({ name, args }) => ({ name, args })),
     );
-    const refused = (requests[11]?.body.input as { output?: string }[]).at(-1)?.output ?? '';
+    const refused = ((requests[11] as RecordedRequest).body.input as { output?: string }[]).at(-1)?.output ?? '';
     expect(refused.startsWith('{"notCalled":')).toBe(true);
     for (const request of requests) expectValidRequest('CreateResponse', request.body);
   });
@@ -180,7 +180,9 @@ describe.each(majors)('Responses API, native (%s)', (_major, Client) => {
       return responsesReply([functionCall(step.name, step.args, step.namespace)]);
     });
     expectAppendOnly(requests, 'input', fixedResponses);
-    const kinds = (requests[0]?.body.tools as { type: string; name?: string }[]).map((t) => t.name ?? t.type);
+    const kinds = ((requests[0] as RecordedRequest).body.tools as { type: string; name?: string }[]).map(
+      (t) => t.name ?? t.type,
+    );
     expect(kinds.slice(0, 2)).toEqual(['tool_search', 'calculator']);
     expect(calls.map(({ name, arguments: args }) => ({ name, args }))).toEqual(
       plan.map(({ name, args }) => ({ name, args })),

@@ -7,15 +7,9 @@ import type {
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
-import {
-  type AdapterContext,
-  type ExecuteTool,
-  type GroupOf,
-  routeCall,
-  type SearchResultsMode,
-  uniqueTools,
-} from '../provider-tools.ts';
+import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import type { SearchResultsMode } from '../../exposure/mode.ts';
+import { type ExecuteTool, type GroupOf, routeCall, uniqueTools } from '../provider-tools.ts';
 import { chatMessagesToMessages, chatToolName, convertChatTools, toolToChatTool } from './chat-items.ts';
 import type { PreparedBody } from './prepared.ts';
 
@@ -121,7 +115,7 @@ export async function answerChatToolCall(
 function coreContext(
   options: PrepareChatCompletionOptions | AnswerChatToolCallOptions,
   tools: ReturnType<typeof convertChatTools>['tools'],
-): AdapterContext {
+): SearchContext {
   return {
     sessionId: options.sessionId,
     tools,

@@ -1,6 +1,6 @@
 // tool-search-layer/openai: the layer for OpenAI's Chat Completions and Responses APIs.
 
-export type { ExecuteTool, GroupOf, SearchResultsMode, ToolExecution } from '../provider-tools.ts';
+export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
 export { strictSearchParameters } from '../provider-tools.ts';
 export type {
   AnswerChatToolCallOptions,

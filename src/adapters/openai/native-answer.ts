@@ -7,8 +7,7 @@ import type {
   Tool as ResponsesTool,
   ResponseToolSearchOutputItemParam,
 } from 'openai/resources/responses/responses';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
-import type { AdapterContext } from '../provider-tools.ts';
+import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import type { Placed } from './native.ts';
 
 /** The API's limit on a call id (`call_id` of `tool_search_call` and `tool_search_output`: maxLength 64). */
@@ -82,7 +81,7 @@ export function loadItems(
  */
 export async function answerToolSearch(
   layer: ToolSearch,
-  context: AdapterContext,
+  context: SearchContext,
   item: { readonly call_id?: string | null | undefined; readonly id?: string | null | undefined; arguments: unknown },
   placed: ReadonlyMap<string, Placed>,
 ): Promise<ResponseInputItem[]> {

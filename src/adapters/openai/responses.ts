@@ -8,15 +8,9 @@ import type {
   ResponseToolSearchCall,
 } from 'openai/resources/responses/responses';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
-import {
-  type AdapterContext,
-  type ExecuteTool,
-  type GroupOf,
-  routeCall,
-  type SearchResultsMode,
-  uniqueTools,
-} from '../provider-tools.ts';
+import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import type { SearchResultsMode } from '../../exposure/mode.ts';
+import { type ExecuteTool, type GroupOf, routeCall, uniqueTools } from '../provider-tools.ts';
 import { type DescribeGroup, nativePlan } from './native.ts';
 import { answerToolSearch, loadItems } from './native-answer.ts';
 import type { PreparedBody } from './prepared.ts';
@@ -85,7 +79,7 @@ function exposureOf(options: ResponsesOptions): ResponsesExposure {
 }
 
 /** The core's context: native mode runs the core's 'tools' mode, whose store and history reading it shares. */
-function coreContext(options: ResponsesOptions, tools: AdapterContext['tools']): AdapterContext {
+function coreContext(options: ResponsesOptions, tools: SearchContext['tools']): SearchContext {
   const exposure = exposureOf(options);
   return {
     sessionId: options.sessionId,
