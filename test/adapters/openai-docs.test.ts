@@ -23,7 +23,7 @@ describe('docs/openai.md examples', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(4);
   });
 
-  it('type-check under tsc --strict', () => {
+  it('type-check under tsc --strict', { timeout: 60_000 }, () => {
     const tsc = join(root, 'node_modules', '.bin', 'tsc');
     const run = spawnSync(tsc, ['-p', join(dir, 'tsconfig.json')], { cwd: root, encoding: 'utf8' });
     expect(`${run.stdout}${run.stderr}`).toBe('');

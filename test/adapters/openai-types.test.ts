@@ -26,9 +26,14 @@ afterEach(async () => {
 });
 
 describe('types a user meets', () => {
-  it.each(['tsconfig.json', 'tsconfig.openai6.json'])('the fixtures pass tsc --strict (%s)', (config) => {
-    expect(typecheck(config)).toEqual({ status: 0, output: '' });
-  });
+  // tsc takes a few seconds, more on a busy machine.
+  it.each(['tsconfig.json', 'tsconfig.openai6.json'])(
+    'the fixtures pass tsc --strict (%s)',
+    { timeout: 60_000 },
+    (config) => {
+      expect(typecheck(config)).toEqual({ status: 0, output: '' });
+    },
+  );
 
   it('a streamed Chat Completions request iterates with for await', async () => {
     provider = await startMockProvider(() => chatStreamReply('Sunny in Oslo.'));
