@@ -13,7 +13,7 @@ const dir = join(import.meta.dirname, 'openai-types', '.docs');
 describe('docs/openai.md examples', () => {
   beforeAll(() => {
     mkdirSync(dir, { recursive: true });
-    blocks.forEach((code, i) => writeFileSync(join(dir, `example-${i}.ts`), code));
+    for (const [i, code] of blocks.entries()) writeFileSync(join(dir, `example-${i}.ts`), code);
     const config = { extends: '../tsconfig.json', include: ['*.ts'] };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
   });
