@@ -4,11 +4,18 @@
 import OpenAI from 'openai';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { FunctionTool, ResponseInputItem, Tool as ResponsesTool } from 'openai/resources/responses/responses';
-import { createToolSearch } from 'tool-search-layer';
-import { answerResponseToolCall, prepareChatCompletion, prepareResponse } from 'tool-search-layer/openai';
+import { createToolSearch, ToolSearchError } from 'tool-search-layer';
+import {
+  answerChatToolCall,
+  answerResponseToolCall,
+  prepareChatCompletion,
+  prepareResponse,
+} from 'tool-search-layer/openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { catalogue } from '../core/fixtures.ts';
 import { chatReply, type MockProvider, responsesReply, startMockProvider, textMessage } from './mock-provider.ts';
 import { chatName, chatTools, executor, groupOf, quiet, responsesTools } from './openai-fixtures.ts';
+import { expectValidRequest } from './openai-schemas.ts';
 
 let provider: MockProvider | undefined;
 afterEach(async () => {
@@ -143,5 +150,65 @@ describe('native mode follows OpenAI’s limits and advice', () => {
     const input: ResponseInputItem[] = [{ role: 'user', content: 'hi' }, bad, ...items];
     await openai.responses.create(await prepareResponse(layer, { model: 'm', input, tools: responsesTools }, options));
     expect(provider?.body(0).input).toEqual(JSON.parse(JSON.stringify(input)));
+  });
+});
+
+describe('search results and the exposure given per call', () => {
+  const search = {
+    id: 'c1',
+    type: 'function' as const,
+    function: { name: 'search_tools', arguments: '{"query":"weather"}' },
+  };
+  const answer = (layer: ReturnType<typeof createToolSearch>, options: object) =>
+    answerChatToolCall(layer, search, { sessionId: 'sr', tools: chatTools, execute: () => '', ...options });
+
+  it("'compact' gives a one-line parameter summary in 'tools' mode; 'bridge' results always carry the schema", async () => {
+    const layer = createToolSearch(quiet());
+    const compact = JSON.parse(
+      (await answer(layer, { exposure: 'tools', searchResults: 'compact' })).content as string,
+    );
+    expect(compact.tools[0].name).toBe('get_weather');
+    expect(compact.tools[0].parameters).toBe('city: string');
+    const bridged = JSON.parse((await answer(layer, { exposure: 'bridge' })).content as string);
+    expect(bridged.tools[0].parameters).toEqual(catalogue.find((t) => t.name === 'get_weather')?.parameters);
+  });
+
+  it("'compact' with 'bridge' is refused: the search result is the model's only copy of the schemas", async () => {
+    const layer = createToolSearch(quiet());
+    const body = { messages: [], tools: chatTools };
+    await expect(
+      prepareChatCompletion(layer, body, { sessionId: 'x', exposure: 'bridge', searchResults: 'compact' }),
+    ).rejects.toThrow(ToolSearchError);
+  });
+
+  it('the adapter’s exposure wins over the layer’s own option, in both directions', async () => {
+    const body = { messages: [], tools: chatTools };
+    const bridgeLayer = createToolSearch({ ...quiet(), exposure: 'bridge' });
+    const asTools = await prepareChatCompletion(bridgeLayer, body, { sessionId: 'e', exposure: 'tools' });
+    expect(asTools.tools.map(chatName)).toEqual(['search_tools']);
+    const asBridge = await prepareChatCompletion(createToolSearch(quiet()), body, { sessionId: 'e' });
+    expect(asBridge.tools.map(chatName)).toEqual(['search_tools', 'call_tool']);
+  });
+});
+
+describe('OpenAI’s published request schemas', () => {
+  it('accept the bodies the adapters send in every exposure', async () => {
+    const openai = await client(responsesReply([textMessage('ok')]));
+    for (const exposure of ['tools', 'bridge', 'native'] as const) {
+      const layer = createToolSearch(quiet());
+      const options = { sessionId: 'v', exposure, groupOf: crmGroup, strict: true };
+      await openai.responses.create(
+        await prepareResponse(layer, { model: 'm', input: 'hi', tools: [...responsesTools, ...crm(12)] }, options),
+      );
+    }
+    for (const request of provider?.requests ?? []) expectValidRequest('CreateResponse', request.body);
+    expect(provider?.requests).toHaveLength(3);
+  });
+
+  it('reject what the API rejects: a call id over 64 characters, an empty namespace', () => {
+    const long = { type: 'tool_search_output', call_id: 'x'.repeat(65), tools: [] };
+    expect(() => expectValidRequest('CreateResponse', { model: 'm', input: [long] })).toThrow(/maxLength|call_id/);
+    const empty = { type: 'namespace', name: 'crm', description: 'CRM', tools: [] };
+    expect(() => expectValidRequest('CreateResponse', { model: 'm', input: 'hi', tools: [empty] })).toThrow();
   });
 });
