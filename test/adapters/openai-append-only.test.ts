@@ -65,6 +65,13 @@ function expectAppendOnly(requests: readonly RecordedRequest[], history: 'messag
   }
 }
 
+/** Each planned tool ran once, in order, with the model's arguments unchanged (same keys, order and values). */
+function expectUnchanged(calls: readonly { name: string; arguments: unknown }[]) {
+  expect(calls.map((call) => `${call.name} ${JSON.stringify(call.arguments)}`)).toEqual(
+    plan.map((step) => `${step.name} ${JSON.stringify(step.args)}`),
+  );
+}
+
 /** The tool result the model read last, parsed (the script checks its search found what it calls next). */
 const lastResult = (messages: { role?: string; content?: unknown }[]) => JSON.parse(String(messages.at(-1)?.content));
 
@@ -100,9 +107,7 @@ describe.each(majors)('Chat Completions, bridge (%s)', (_major, Client) => {
     expectAppendOnly(provider.requests, 'messages', ['tools', 'tool_choice', 'model']);
     const names = (provider.body(0).tools as { function: { name: string } }[]).map((t) => t.function.name);
     expect(names).toEqual(['search_tools', 'call_tool']);
-    expect(calls.map(({ name, arguments: args }) => ({ name, args }))).toEqual(
-      plan.map(({ name, args }) => ({ name, args })),
-    );
+    expectUnchanged(calls);
     for (const call of calls) expect(call.tool).toBe(chatTools.find((t) => t.function.name === call.name));
     expect(lastResult(messages.slice(0, -1))).toMatchObject({ notCalled: 'wipe_disk' });
     for (const request of provider.requests) expectValidRequest('CreateChatCompletionRequest', request.body);
@@ -159,9 +164,7 @@ describe.each(majors)('Responses API, bridge (%s)', (_major, Client) => {
       'call_tool',
       'calculator',
     ]);
-    expect(calls.map(({ name, arguments: args }) => ({ name, args }))).toEqual(
-      plan.map(({ name, args }) => ({ name, args })),
-    );
+    expectUnchanged(calls);
     const refused = ((requests[11] as RecordedRequest).body.input as { output?: string }[]).at(-1)?.output ?? '';
     expect(refused.startsWith('{"notCalled":')).toBe(true);
     for (const request of requests) expectValidRequest('CreateResponse', request.body);
@@ -184,9 +187,7 @@ describe.each(majors)('Responses API, native (%s)', (_major, Client) => {
       (t) => t.name ?? t.type,
     );
     expect(kinds.slice(0, 2)).toEqual(['tool_search', 'calculator']);
-    expect(calls.map(({ name, arguments: args }) => ({ name, args }))).toEqual(
-      plan.map(({ name, args }) => ({ name, args })),
-    );
+    expectUnchanged(calls);
     // The search without a query got an output and a note saying what was wrong.
     const note = input.findIndex((item) => 'role' in item && item.role === 'developer');
     expect(input[note - 1]).toMatchObject({ type: 'tool_search_output', tools: [] });

@@ -8,6 +8,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import type { Tool } from '../../core/types.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
 import { type ExecuteTool, type GroupOf, routeCall, uniqueTools } from '../provider-tools.ts';
 import { chatMessagesToMessages, chatToolName, convertChatTools, toolToChatTool } from './chat-items.ts';
@@ -84,9 +85,10 @@ export async function prepareChatCompletion<B extends ChatCompletionBody>(
 }
 
 /**
- * Answers one tool call of the model's reply with the `tool` message to append: a `search_tools` call
- * with the search result, a call of a tool the model has not been shown with the corrective result
- * (nothing is executed), and any other call with what `execute` returns.
+ * Answers one tool call of the model's reply with the `tool` message to append: a `search_tools` call with the
+ * search result; a `call_tool` call (bridge) by running the tool it names with the model's arguments unchanged, or
+ * with the corrective result saying why it may not run; a call of a tool the model has not been shown with the
+ * corrective result (nothing is executed); any other call with what `execute` returns.
  */
 export async function answerChatToolCall(
   layer: ToolSearch,
@@ -114,7 +116,7 @@ export async function answerChatToolCall(
 /** The core's context for a round: the adapter's exposure (default 'bridge') passed per call, so any layer works. */
 function coreContext(
   options: PrepareChatCompletionOptions | AnswerChatToolCallOptions,
-  tools: ReturnType<typeof convertChatTools>['tools'],
+  tools: readonly Tool[],
 ): SearchContext {
   return {
     sessionId: options.sessionId,
