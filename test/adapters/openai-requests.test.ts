@@ -181,6 +181,18 @@ describe('search results and the exposure given per call', () => {
     ).rejects.toThrow(ToolSearchError);
   });
 
+  it('an exposure an API does not have throws ToolSearchError naming it', async () => {
+    const layer = createToolSearch(quiet());
+    const chat = { sessionId: 'x', exposure: 'native' } as unknown as { sessionId: string };
+    await expect(prepareChatCompletion(layer, { messages: [], tools: chatTools }, chat)).rejects.toThrow(
+      /exposure must be "tools" or "bridge"/,
+    );
+    const responses = { sessionId: 'x', exposure: 'nativ' } as unknown as { sessionId: string };
+    await expect(prepareResponse(layer, { input: 'hi', tools: responsesTools }, responses)).rejects.toThrow(
+      /options\.exposure must be "tools", "bridge" or "native", not "nativ"/,
+    );
+  });
+
   it('the adapter’s exposure wins over the layer’s own option, in both directions', async () => {
     const body = { messages: [], tools: chatTools };
     const bridgeLayer = createToolSearch({ ...quiet(), exposure: 'bridge' });

@@ -9,6 +9,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import { ToolSearchError } from '../../core/errors.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
 import { type ExecuteTool, type GroupOf, routeCall, uniqueTools } from '../provider-tools.ts';
 import { type DescribeGroup, nativePlan } from './native.ts';
@@ -73,9 +74,17 @@ export type ResponsesToolCallItem =
   | ResponseToolSearchCall
   | Extract<ResponseInputItem, { type: 'tool_search_call' }>;
 
-/** The exposure in force: `exposure`, else the deprecated `native: true`, else 'bridge'. */
+const EXPOSURES: readonly string[] = ['tools', 'bridge', 'native'];
+
+/** The exposure in force: `exposure`, else the deprecated `native: true`, else 'bridge'. Throws for a bad value. */
 function exposureOf(options: ResponsesOptions): ResponsesExposure {
-  return options.exposure ?? (options.native ? 'native' : 'bridge');
+  const exposure = options.exposure ?? (options.native ? 'native' : 'bridge');
+  if (!EXPOSURES.includes(exposure)) {
+    throw new ToolSearchError(
+      `options.exposure must be "tools", "bridge" or "native", not ${JSON.stringify(exposure)}`,
+    );
+  }
+  return exposure;
 }
 
 /** The core's context: native mode runs the core's 'tools' mode, whose store and history reading it shares. */
