@@ -54,14 +54,19 @@ function expectAppendOnly(requests: readonly RecordedRequest[], history: 'messag
   expect(requests).toHaveLength(ROUNDS);
   for (let i = 1; i < requests.length; i++) {
     const [before, now] = [requests[i - 1]?.body ?? {}, requests[i]?.body ?? {}];
-    for (const key of fixed)
+    const raw = requests[i]?.raw ?? '';
+    for (const key of fixed) {
       expect(JSON.stringify(now[key]), `${key} of request ${i}`).toBe(JSON.stringify(before[key]));
+      // The same bytes in the raw body the client sent, not only an equal value.
+      if (before[key] !== undefined) expect(raw).toContain(`"${key}":${JSON.stringify(before[key])}`);
+    }
     const earlier = before[history] as unknown[];
     const sent = now[history] as unknown[];
     expect(sent.length).toBeGreaterThan(earlier.length);
     expect(JSON.stringify(sent.slice(0, earlier.length)), `earlier ${history} of request ${i}`).toBe(
       JSON.stringify(earlier),
     );
+    expect(raw).toContain(`"${history}":${JSON.stringify(earlier).slice(0, -1)},`);
   }
 }
 
@@ -146,19 +151,35 @@ async function responsesSession(
 
 const fixedResponses = ['tools', 'tool_choice', 'instructions', 'model'];
 
+/** A reply of a reasoning model: an encrypted reasoning item first, which the host must send back as returned. */
+const encrypted = (index: number) => `enc_${index}_${'x'.repeat(40)}`;
+const thinking = (index: number, output: Record<string, unknown>[]) =>
+  responsesReply([{ type: 'reasoning', summary: [], encrypted_content: encrypted(index) }, ...output]);
+
+/** Every reasoning item a reply carried is in the next request's input, as it was returned. */
+function expectReasoningSentBack(requests: readonly RecordedRequest[]) {
+  const sent = (requests.at(-1)?.body.input as { type?: string; encrypted_content?: string }[]).filter(
+    (item) => item.type === 'reasoning',
+  );
+  expect(sent.map((item) => item.encrypted_content)).toEqual(
+    Array.from({ length: ROUNDS - 1 }, (_, i) => encrypted(i)),
+  );
+}
+
 describe.each(majors)('Responses API, bridge (%s)', (_major, Client) => {
   it('twelve rounds, five discoveries, every request only appends', async () => {
     const { requests, calls } = await responsesSession(Client, 'bridge', ({ body }, index) => {
       const step = plan[Math.floor(index / 2)];
-      if (index === 10) return responsesReply([functionCall('call_tool', { name: 'get_weather', arguments: '{' })]);
-      if (index === 11 || !step) return responsesReply([textMessage('Done.')]);
-      if (index % 2 === 0) return responsesReply([functionCall('search_tools', { query: step.query })]);
+      if (index === 10) return thinking(index, [functionCall('call_tool', { name: 'get_weather', arguments: '{' })]);
+      if (index === 11 || !step) return thinking(index, [textMessage('Done.')]);
+      if (index % 2 === 0) return thinking(index, [functionCall('search_tools', { query: step.query })]);
       const output = (body.input as { output?: string }[]).at(-1)?.output;
       if (!JSON.parse(String(output)).tools.some((t: { name: string }) => t.name === step.name))
         throw new Error(step.name);
-      return responsesReply([functionCall('call_tool', { name: step.name, arguments: step.args })]);
+      return thinking(index, [functionCall('call_tool', { name: step.name, arguments: step.args })]);
     });
     expectAppendOnly(requests, 'input', fixedResponses);
+    expectReasoningSentBack(requests);
     expect(((requests[0] as RecordedRequest).body.tools as { name: string }[]).map((t) => t.name)).toEqual([
       'search_tools',
       'call_tool',
@@ -175,14 +196,15 @@ describe.each(majors)('Responses API, native (%s)', (_major, Client) => {
   it('twelve rounds, five discoveries, every request only appends', async () => {
     const { requests, calls, input } = await responsesSession(Client, 'native', ({ body }, index) => {
       const step = plan[Math.floor(index / 2)];
-      if (index === 10) return responsesReply([toolSearchCall({ limit: 3 })]);
-      if (index === 11 || !step) return responsesReply([textMessage('Done.')]);
-      if (index % 2 === 0) return responsesReply([toolSearchCall({ query: step.query, limit: 3 })]);
+      if (index === 10) return thinking(index, [toolSearchCall({ limit: 3 })]);
+      if (index === 11 || !step) return thinking(index, [textMessage('Done.')]);
+      if (index % 2 === 0) return thinking(index, [toolSearchCall({ query: step.query, limit: 3 })]);
       const loaded = JSON.stringify((body.input as unknown[]).at(-1));
       if (!loaded.includes(`"name":"${step.name}"`)) throw new Error(`${step.name} was not loaded`);
-      return responsesReply([functionCall(step.name, step.args, step.namespace)]);
+      return thinking(index, [functionCall(step.name, step.args, step.namespace)]);
     });
     expectAppendOnly(requests, 'input', fixedResponses);
+    expectReasoningSentBack(requests);
     const kinds = ((requests[0] as RecordedRequest).body.tools as { type: string; name?: string }[]).map(
       (t) => t.name ?? t.type,
     );
