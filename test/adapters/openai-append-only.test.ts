@@ -158,9 +158,8 @@ const thinking = (index: number, output: Record<string, unknown>[]) =>
 
 /** Every reasoning item a reply carried is in the next request's input, as it was returned. */
 function expectReasoningSentBack(requests: readonly RecordedRequest[]) {
-  const sent = (requests.at(-1)?.body.input as { type?: string; encrypted_content?: string }[]).filter(
-    (item) => item.type === 'reasoning',
-  );
+  const input = (requests.at(-1)?.body.input ?? []) as { type?: string; encrypted_content?: string }[];
+  const sent = input.filter((item) => item.type === 'reasoning');
   expect(sent.map((item) => item.encrypted_content)).toEqual(
     Array.from({ length: ROUNDS - 1 }, (_, i) => encrypted(i)),
   );
