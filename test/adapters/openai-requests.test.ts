@@ -111,6 +111,20 @@ describe('native mode follows OpenAI’s limits and advice', () => {
     expect(home?.name).toBe('crm_2');
   });
 
+  it('never names a namespace after a namespace or custom tool of the caller’s, which is sent as it is', async () => {
+    const own: ResponsesTool[] = [
+      { type: 'namespace', name: 'crm', description: 'My CRM', tools: [{ type: 'function', name: 'crm_lookup' }] },
+      { type: 'custom', name: 'crm_2' },
+    ];
+    const tools = [...responsesTools, ...crm(12), ...own];
+    const options = { sessionId: 'own', exposure: 'native' as const, groupOf: crmGroup };
+    const request = await prepareResponse(createToolSearch(quiet()), { input: 'hi', tools }, options);
+    const names = request.tools.flatMap((t) => ('name' in t ? [t.name] : []));
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(expect.arrayContaining(['crm_3', 'crm_4', 'crm', 'crm_2']));
+    expect(request.tools.slice(-2)).toEqual(own);
+  });
+
   it('keeps the id of a load pair within 64 characters, the same for the same call', async () => {
     const layer = createToolSearch(quiet());
     const callId = `fc_${'x'.repeat(61)}`;

@@ -153,8 +153,13 @@ export function nativePlan(
   }
   const describeNamespace = options.describeGroup ?? describeGroupShortly;
   const placed = new Map<string, Placed>();
-  // A namespace never takes the name of a top-level tool, nor of another namespace.
-  const taken = new Set<string>([...directNames, ...order.flatMap((e) => (typeof e === 'string' ? [] : [e.name]))]);
+  // A namespace never takes the name of a top-level tool, of another namespace, or of a caller's own tool
+  // the layer passes through (a namespace of their own, a custom tool).
+  const taken = new Set<string>([
+    ...directNames,
+    ...order.flatMap((e) => (typeof e === 'string' ? [] : [e.name])),
+    ...converted.passthrough.flatMap((tool) => ('name' in tool && typeof tool.name === 'string' ? [tool.name] : [])),
+  ]);
   const deferredTools: ResponsesTool[] = order.flatMap((entry): ResponsesTool[] => {
     if (typeof entry !== 'string') {
       const definition = deferred(converted.original(entry) as FunctionTool);
