@@ -55,7 +55,7 @@ export function exposureModes(options: ResolvedOptions, semantic: boolean): Expo
   return {
     tools: async (sessionId, catalogue, visible, key) => (await bridge()).tools(sessionId, catalogue, visible, key),
     searchTexts: async (mode) =>
-      mode.exposure === 'bridge' ? (await bridge()).searchTexts : (await compact()).compactTexts(options),
+      mode.exposure === 'bridge' ? (await bridge()).searchTexts() : (await compact()).compactTexts(options),
     compact: async (result) => (await compact()).compactResult(result),
     async callTool(parts, context, args) {
       const [{ texts }, module] = await Promise.all([bridge(), call()]);
