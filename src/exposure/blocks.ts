@@ -53,11 +53,11 @@ export function createBlocks(options: ResolvedOptions, bridge: BridgeTexts, sema
   const blocks = new WeakMap<CatalogueInfo, Map<string, Block>>();
   const searchTools = new Map<string, Tool>();
 
-  function build(catalogue: Catalogue, visible: (id: number) => boolean): Block {
+  function build(catalogue: Catalogue, visible: (id: number) => boolean, key: string): Block {
     const listed = options.showToolNames
       ? listedTools(catalogue, visible, options.alwaysDirectTools).filter((tool) => tool.name !== CALL_TOOL_NAME)
       : [];
-    const names = listed.length > 0 ? namesList(listed, options.toolNamesBudget, options.texts) : '';
+    const names = listed.length > 0 ? namesList(enabledOnly(listed, key), options.toolNamesBudget, options.texts) : '';
     const searchTool =
       searchTools.get(names) ??
       keep(searchTools, names, searchToolDefinition(searchTexts(), names || undefined, semantic));
@@ -77,8 +77,22 @@ export function createBlocks(options: ResolvedOptions, bridge: BridgeTexts, sema
     const block = byKey.get(key);
     // Arrays of tools with the same names and groups share their findings, not their definitions.
     if (block && sameDirect(block, catalogue)) return block;
-    return keep(byKey, key, build(catalogue, visible));
+    return keep(byKey, key, build(catalogue, visible, key));
   };
+}
+
+/**
+ * The listed tools with only their enabled groups, for the names list's closing line: a visible tool may also
+ * belong to a disabled group, whose name must not be sent (SPEC 6). `key` is `groupsKey(enabledGroups)`.
+ */
+function enabledOnly(listed: readonly Tool[], key: string): readonly Tool[] {
+  if (key === '*') return listed;
+  const enabled = new Set<string>(JSON.parse(key));
+  return listed.map((tool) =>
+    tool.groups?.every((group) => enabled.has(group)) !== false
+      ? tool
+      : { name: tool.name, groups: tool.groups.filter((group) => enabled.has(group)) },
+  );
 }
 
 /** Whether two blocks serialise to the same bytes: the same search tool object and equal direct tools. */
