@@ -1,10 +1,11 @@
 // The layer: options resolved once, then prepare / search / clear per round.
 
-import { createSemanticRanker } from '../search/semantic.ts';
 import { type CallCheck, type CheckCallOptions, undiscoveredResult, unknownToolResult } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
+import { eventSink } from './events.ts';
+import { MAX_DISCOVERED } from './limits.ts';
 import { namesList } from './names-list.ts';
 import { type ResolvedOptions, resolveOptions, type ToolSearchOptions } from './options.ts';
 import { expose, listedTools } from './prepare.ts';
@@ -18,6 +19,8 @@ import {
   searchToolDefinition,
   searchWindow,
 } from './search-tool.ts';
+import { lazySemanticRanker } from './semantic-loader.ts';
+import { type SessionControl, sessionsOf } from './sessions.ts';
 import { guardStore } from './store-guard.ts';
 import type { Message, Tool } from './types.ts';
 
@@ -49,7 +52,7 @@ export interface PrepareResult {
 }
 
 /** A tool-search layer: call `prepare` before every model round and route `search_tools` calls to `search`. */
-export interface ToolSearch {
+export interface ToolSearch extends SessionControl {
   readonly options: ResolvedOptions;
   prepare(input: PrepareInput): Promise<PrepareResult>;
   /** Answers a `search_tools` call; bad arguments come back as `{ error, hint }`, never as an exception. */
@@ -62,8 +65,6 @@ export interface ToolSearch {
   /** Empties one session's discovered set, or every session's when no id is given. */
   clear(sessionId?: string): Promise<void>;
 }
-
-type RecordChange = (current: DiscoveredRecord | undefined) => DiscoveredRecord | undefined;
 
 const DEFINITIONS_KEPT = 16;
 
@@ -82,11 +83,14 @@ function keepRecent<K, V>(map: Map<K, V>, key: K, value: V): void {
  */
 export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const resolved = resolveOptions(options);
-  const { texts, logger, maxDiscoveredKeep: keep } = resolved;
+  const { texts, logger } = resolved;
+  const keep = resolved.maxDiscoveredKeep || MAX_DISCOVERED;
+  const emit = eventSink(resolved.onEvent, (message) => logger.warn(`[tool-search-layer] ${message}`));
   const store = guardStore(resolved.store, {
     timeoutMs: resolved.storeTimeoutMs,
     retryMs: resolved.storeRetryMs,
     keep,
+    emit,
     debug: (message) => logger.debug?.(`[tool-search-layer] ${message}`),
   });
   const warnedDirect = new Set<string>();
@@ -97,7 +101,8 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const loggingWarn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
   const semantic =
     resolved.semantic &&
-    createSemanticRanker(resolved.semantic, loggingWarn, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
+    lazySemanticRanker(resolved.semantic, loggingWarn, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
+  const sessions = sessionsOf(store, emit, loggingWarn);
   // Catalogue warnings once per layer: a catalogue already warned about costs one lookup.
   const warnedCatalogues = new WeakSet<CatalogueInfo>();
   const warnedEntries = new Set<string>();
@@ -115,24 +120,17 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     }
   }
 
-  function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[]): Tool {
+  function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[], groups?: readonly string[]): Tool {
     const byGroups = definitions.get(info) ?? new Map<string, Tool>();
     definitions.set(info, byGroups);
     let definition = byGroups.get(key);
     if (!definition) {
-      const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts) : '';
+      const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts, groups) : '';
       definition = byNames.get(names) ?? searchToolDefinition(texts, names || undefined, semantic !== undefined);
       keepRecent(byNames, names, definition);
       keepRecent(byGroups, key, definition);
     }
     return definition;
-  }
-
-  /** Reads a session's record and writes the change, only when `change` changes it. */
-  async function remember(sessionId: string, change: RecordChange, warn: (m: string) => void) {
-    const current = await store.get(sessionId, warn);
-    if (change(current) === current) return current;
-    return store.update(sessionId, change, warn);
   }
 
   /** Counts the kept tools only: a skipped entry is never sent, so it cannot make a round large. */
@@ -163,13 +161,17 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
       const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
       const events = readEvents(input.messages, SEARCH_TOOL_NAME, known);
-      const record: DiscoveredRecord | undefined = await remember(
+      const record: DiscoveredRecord | undefined = await sessions.change(
         sessionId,
         (current) => applyHistory(current, events, keep),
+        'history',
         warn,
       );
-      const searchTool = searchToolFor(catalogue.info, groupsKey(enabledGroups), () =>
-        listedTools(catalogue, visible, resolved.alwaysDirectTools),
+      const searchTool = searchToolFor(
+        catalogue.info,
+        groupsKey(enabledGroups),
+        () => listedTools(catalogue, visible, resolved.alwaysDirectTools),
+        enabledGroups,
       );
       const discovered = [...(record?.order ?? [])];
       const exposure = expose({
@@ -200,10 +202,10 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         ? await semantic.rank(catalogue, visible, parsed.query, take)
         : rankSearch(catalogue, visible, parsed.query, take);
       const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts, ranked);
-      if (result.tools.length > 0) {
-        const found = result.tools.map((tool) => tool.name);
-        await remember(context.sessionId, (current) => applyTouches(current, found, keep), loggingWarn);
-      }
+      const found = result.tools.map((tool) => tool.name);
+      const { sessionId } = context;
+      emit({ type: 'search', sessionId, query: parsed.query, found: result.found, names: found });
+      if (found.length > 0) await sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
       return result;
     },
@@ -224,16 +226,20 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       // A bypassed round sent its tools as they are, enabledGroups aside (SPEC 4.1): what the model was shown may run.
       if (id !== undefined && (!resolved.enabled || bypasses(catalogue.info))) return { ok: true };
       if (id === undefined || !visible(id)) {
-        return { ok: false, result: unknownToolResult(catalogue, visible, name, texts) };
+        const result = unknownToolResult(catalogue, visible, name, texts);
+        emit({ type: 'call-refused', sessionId, name: result.notCalled, reason: 'unknown' });
+        return { ok: false, result };
       }
       if (resolved.alwaysDirectTools.includes(name)) return { ok: true };
       const record = await store.get(sessionId, loggingWarn);
       if (record?.order.includes(name)) return { ok: true };
-      if (mode === 'discover') {
-        await remember(sessionId, (current) => applyTouches(current, [name], keep), loggingWarn);
-      }
+      emit({ type: 'call-refused', sessionId, name, reason: 'undiscovered' });
+      if (mode === 'discover')
+        await sessions.change(sessionId, (current) => applyTouches(current, [name], keep), 'call');
       return { ok: false, result: undiscoveredResult(catalogue.tools[id] as Tool, mode, texts) };
     },
+
+    ...sessions.control,
 
     async clear(sessionId) {
       if (sessionId !== undefined && typeof sessionId !== 'string') {

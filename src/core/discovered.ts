@@ -1,4 +1,5 @@
 // The discovered set: which tools a session has found or used, and in what order the model sees them.
+import { namesInSearchResult } from './parsed-results.ts';
 import type { Message } from './types.ts';
 
 /** A session's discovered set as stores keep it; `v` is the format version. */
@@ -146,31 +147,6 @@ export function mergeRecords(
 
 /** How an undiscovered-call result begins (its first key), so the history never counts it as a use. */
 export const NOT_CALLED = '{"notCalled":';
-
-// Search results repeat in every round's history; parsing each once keeps `prepare` cheap.
-const parsedResults = new Map<string, readonly string[]>();
-const PARSED_CAP = 512;
-
-function namesInSearchResult(content: unknown): readonly string[] {
-  if (typeof content !== 'string') return [];
-  const cached = parsedResults.get(content);
-  if (cached) return cached;
-  let names: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(content);
-    const tools = (parsed as { tools?: unknown } | null)?.tools;
-    if (Array.isArray(tools)) {
-      names = tools
-        .map((tool: { name?: unknown } | null) => tool?.name)
-        .filter((n): n is string => typeof n === 'string');
-    }
-  } catch {
-    // not JSON: skipped, as the spec asks
-  }
-  if (parsedResults.size >= PARSED_CAP) parsedResults.delete(parsedResults.keys().next().value as string);
-  parsedResults.set(content, names);
-  return names;
-}
 
 /**
  * Reads the discovery events of a history, in order: the tools a paired `search_tools` result returned,

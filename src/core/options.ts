@@ -1,7 +1,8 @@
 // The options of createToolSearch: schema, defaults, and errors that name the path and the reason.
 import * as v from 'valibot';
-import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic.ts';
+import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic-options.ts';
 import { createMemoryStore } from '../stores/memory.ts';
+import type { EventListener } from './events.ts';
 import type { DiscoveredStore } from './store-guard.ts';
 import { locales, type Texts } from './texts.ts';
 import type { Logger } from './types.ts';
@@ -37,6 +38,8 @@ export interface ToolSearchOptions {
   readonly texts?: Partial<Texts>;
   /** A semantic ranker (the host's embedding model) fused with the built-in ranking. Default: none. */
   readonly semantic?: SemanticOptions;
+  /** Receives the layer's events (searches, discoveries, evictions, refused calls, store outages); see docs/core.md. */
+  readonly onEvent?: EventListener;
 }
 
 /** The options with every default applied and the texts merged. */
@@ -54,6 +57,7 @@ export interface ResolvedOptions {
   readonly logger: Logger;
   readonly texts: Texts;
   readonly semantic: ResolvedSemantic | undefined;
+  readonly onEvent?: EventListener | undefined;
 }
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
@@ -102,6 +106,7 @@ const schema = v.strictObject(
       {},
     ),
     semantic: semanticSchema,
+    onEvent: v.optional(v.custom<EventListener>(isFunction, 'must be a function')),
   },
   'is not an option',
 );
