@@ -1,13 +1,13 @@
 // The public face of tool-search-layer.
 
 export type { CallCheck, CheckCallOptions, UndiscoveredCallMode, UndiscoveredCallResult } from './core/calls.ts';
-export { isUndiscoveredResult } from './core/calls.ts';
 export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './core/create-tool-search.ts';
 export { createToolSearch } from './core/create-tool-search.ts';
 export type { DiscoveredRecord } from './core/discovered.ts';
 export { RECORD_VERSION } from './core/discovered.ts';
 export { ToolSearchError } from './core/errors.ts';
 export type { DiscoverSource, EventListener, ToolSearchEvent } from './core/events.ts';
+export { isUndiscoveredResult } from './core/not-called.ts';
 export type { ResolvedOptions, ToolSearchOptions } from './core/options.ts';
 export type { FoundTool, SearchErrorResult, SearchResult } from './core/search-tool.ts';
 export { MAX_RELATED, SEARCH_TOOL_NAME } from './core/search-tool.ts';

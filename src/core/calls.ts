@@ -2,7 +2,6 @@
 
 import { rankTools } from '../search/index.ts';
 import type { Catalogue } from './catalogue.ts';
-import { NOT_CALLED } from './discovered.ts';
 import { cut, MAX_CALLED_NAME, MAX_SPELLING } from './limits.ts';
 import { type FoundTool, toFoundTool } from './search-tool.ts';
 import { format, type Texts } from './texts.ts';
@@ -106,9 +105,4 @@ function editDistance(a: string, b: string, most: number): number {
     previous = current;
   }
   return previous[b.length] as number;
-}
-
-/** True when a tool result is an undiscovered-call answer (the layer's own, serialised with `JSON.stringify`). */
-export function isUndiscoveredResult(content: unknown): boolean {
-  return typeof content === 'string' && content.startsWith(NOT_CALLED);
 }

@@ -1,13 +1,13 @@
 // The layer: options resolved once, then prepare / search / clear per round.
 
-import { type CallCheck, type CheckCallOptions, undiscoveredResult, unknownToolResult } from './calls.ts';
+import type { CallCheck, CheckCallOptions } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
 import { eventSink } from './events.ts';
 import { MAX_DISCOVERED } from './limits.ts';
 import { namesList } from './names-list.ts';
-import { type ResolvedOptions, resolveOptions, type ToolSearchOptions } from './options.ts';
+import { type ResolvedOptions, resolveOptions, type ToolSearchOptions, textsReady } from './options.ts';
 import { expose, listedTools } from './prepare.ts';
 import {
   parseSearchArgs,
@@ -84,6 +84,14 @@ function keepRecent<K, V>(map: Map<K, V>, key: K, value: V): void {
 export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const resolved = resolveOptions(options);
   const { texts, logger } = resolved;
+  // 'zh' texts load with the first call; `texts` is filled in when they are there.
+  let ready = textsReady(resolved);
+  const loaded = async () => {
+    if (ready) await ready;
+    ready = undefined;
+  };
+  // Answers to calls of tools the model was not shown: most rounds never need them, so they load when one does.
+  const refusals = () => import('./calls.ts');
   const keep = resolved.maxDiscoveredKeep || MAX_DISCOVERED;
   const emit = eventSink(resolved.onEvent, (message) => logger.warn(`[tool-search-layer] ${message}`));
   const store = guardStore(resolved.store, {
@@ -143,6 +151,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
 
     async prepare(input) {
       checkContext(input, 'prepare');
+      await loaded();
       const warnings: string[] = [];
       const warn = (message: string) => {
         warnings.push(message);
@@ -192,6 +201,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
 
     async search(context, args) {
       checkContext(context, 'search');
+      await loaded();
       const parsed = parseSearchArgs(args, texts);
       if (!parsed.ok) return parsed.result;
       const catalogue = catalogueOf(context.tools);
@@ -218,6 +228,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         throw new ToolSearchError('checkCall: onUndiscoveredCall must be "hint" or "discover"');
       }
       if (name === SEARCH_TOOL_NAME) return { ok: true };
+      await loaded();
       const { sessionId, tools, enabledGroups } = context;
       const catalogue = catalogueOf(tools);
       warnCatalogue(catalogue.info, loggingWarn);
@@ -226,7 +237,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       // A bypassed round sent its tools as they are, enabledGroups aside (SPEC 4.1): what the model was shown may run.
       if (id !== undefined && (!resolved.enabled || bypasses(catalogue.info))) return { ok: true };
       if (id === undefined || !visible(id)) {
-        const result = unknownToolResult(catalogue, visible, name, texts);
+        const result = (await refusals()).unknownToolResult(catalogue, visible, name, texts);
         emit({ type: 'call-refused', sessionId, name: result.notCalled, reason: 'unknown' });
         return { ok: false, result };
       }
@@ -236,7 +247,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       emit({ type: 'call-refused', sessionId, name, reason: 'undiscovered' });
       if (mode === 'discover')
         await sessions.change(sessionId, (current) => applyTouches(current, [name], keep), 'call');
-      return { ok: false, result: undiscoveredResult(catalogue.tools[id] as Tool, mode, texts) };
+      return { ok: false, result: (await refusals()).undiscoveredResult(catalogue.tools[id] as Tool, mode, texts) };
     },
 
     ...sessions.control,

@@ -1,4 +1,5 @@
 // The discovered set: which tools a session has found or used, and in what order the model sees them.
+import { NOT_CALLED } from './not-called.ts';
 import { namesInSearchResult } from './parsed-results.ts';
 import type { Message } from './types.ts';
 
@@ -145,8 +146,7 @@ export function mergeRecords(
   return { v: RECORD_VERSION, order, recent, mark: newer.mark ?? older.mark };
 }
 
-/** How an undiscovered-call result begins (its first key), so the history never counts it as a use. */
-export const NOT_CALLED = '{"notCalled":';
+export { NOT_CALLED } from './not-called.ts';
 
 /**
  * Reads the discovery events of a history, in order: the tools a paired `search_tools` result returned,

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic-options.ts';
 import { createMemoryStore } from '../stores/memory.ts';
 import type { EventListener } from './events.ts';
+import { type LocaleTexts, localeTexts } from './locale-loader.ts';
 import type { DiscoveredStore } from './store-guard.ts';
 import { locales, type Texts } from './texts.ts';
 import type { Logger } from './types.ts';
@@ -32,7 +33,7 @@ export interface ToolSearchOptions {
   readonly storeRetryMs?: number;
   /** Receives warnings. Default: console.warn. */
   readonly logger?: Logger;
-  /** The built-in model-facing texts. Default 'en'. */
+  /** The built-in model-facing texts; 'zh' is loaded with the layer's first call. Default 'en'. */
   readonly locale?: 'en' | 'zh';
   /** Overrides single texts of the locale. */
   readonly texts?: Partial<Texts>;
@@ -111,16 +112,25 @@ const schema = v.strictObject(
   'is not an option',
 );
 
+const pending = new WeakMap<ResolvedOptions, Promise<void>>();
+
+/** The promise a layer awaits before its first call while its locale's texts load; undefined once they are there. */
+export const textsReady = (options: ResolvedOptions): Promise<void> | undefined => pending.get(options);
+
 /** Validates options and applies defaults; throws ToolSearchError naming the option path and the reason. */
 export function resolveOptions(input: unknown): ResolvedOptions {
-  const { locale, texts, store, logger, semantic, ...rest } = parseOptions(schema, input, 'createToolSearch');
+  const { locale: language, texts, store, logger, semantic, ...rest } = parseOptions(schema, input, 'createToolSearch');
   const defined = Object.fromEntries(Object.entries(texts).filter(([, text]) => text !== undefined));
-  return Object.freeze({
+  const warn = (message: string) => (logger ?? console).warn(`[tool-search-layer] ${message}`);
+  const localized: LocaleTexts = localeTexts(language, defined, warn);
+  const resolved: ResolvedOptions = Object.freeze({
     ...rest,
     alwaysDirectTools: Object.freeze([...rest.alwaysDirectTools]),
     store: store ?? createMemoryStore(),
     logger: logger ?? { warn: (message: string) => console.warn(message) },
-    texts: Object.freeze({ ...locales[locale], ...defined }),
+    texts: localized.texts,
     semantic: semantic && Object.freeze({ ...semantic, model: semantic.model }),
   });
+  if (localized.ready) pending.set(resolved, localized.ready);
+  return resolved;
 }
