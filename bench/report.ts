@@ -1,4 +1,5 @@
 // The benchmark's results as tables: what `npm run bench` prints and writes to bench/results/latest.md.
+import type { BridgeRow } from './bridge.ts';
 import type { QualityRow } from './quality.ts';
 import type { SizeRow } from './size.ts';
 import { CORE_SIZE_LIMIT } from './size.ts';
@@ -19,6 +20,7 @@ export interface BenchResults {
   speed?: { peers: SpeedRow[]; reuse: ReuseRow[]; prepare: PrepareRow[] };
   tokens?: { blocks: TokenRow[]; searchTool: SearchToolRow[] };
   size?: SizeRow[];
+  bridge?: BridgeRow;
 }
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');

@@ -1,5 +1,9 @@
 // The layer: options resolved once, then prepare / search / clear per round.
 
+import type { CallToolResult } from '../exposure/call-tool.ts';
+import type { CompactSearchResult } from '../exposure/compact.ts';
+import { exposureModes } from '../exposure/load.ts';
+import { type ExposureContext, modeOf } from '../exposure/mode.ts';
 import type { CallCheck, CheckCallOptions } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
@@ -25,7 +29,7 @@ import { guardStore } from './store-guard.ts';
 import type { Message, Tool } from './types.ts';
 
 /** What the host knows about a round or a search call. */
-export interface SearchContext {
+export interface SearchContext extends ExposureContext {
   /** Opaque id of the conversation whose discovered set is used. */
   readonly sessionId: string;
   /** The tools available this round, as the host registered them. */
@@ -56,12 +60,18 @@ export interface ToolSearch extends SessionControl {
   readonly options: ResolvedOptions;
   prepare(input: PrepareInput): Promise<PrepareResult>;
   /** Answers a `search_tools` call; bad arguments come back as `{ error, hint }`, never as an exception. */
-  search(context: SearchContext, args: unknown): Promise<SearchResult | SearchErrorResult>;
+  search(context: SearchContext, args: unknown): Promise<SearchResult | CompactSearchResult | SearchErrorResult>;
   /**
    * Says whether the model may call `name` this round: a direct tool, a discovered one, or any visible tool of
    * a bypassed round. Otherwise it returns the answer to send instead, and nothing may be executed.
    */
   checkCall(context: SearchContext, name: string, options?: CheckCallOptions): Promise<CallCheck>;
+  /**
+   * Answers a `call_tool` call (`{ name, arguments }`, an object or JSON string): `{ ok: true, name, arguments, tool }`
+   * when tool `name` may run with those arguments (unchanged, valid against its parameters), else `{ ok: false, result }`,
+   * the corrective result to send the model instead. Model input never throws.
+   */
+  callTool(context: SearchContext, args: unknown, options?: CheckCallOptions): Promise<CallToolResult>;
   /** Empties one session's discovered set, or every session's when no id is given. */
   clear(sessionId?: string): Promise<void>;
 }
@@ -114,6 +124,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   // Catalogue warnings once per layer: a catalogue already warned about costs one lookup.
   const warnedCatalogues = new WeakSet<CatalogueInfo>();
   const warnedEntries = new Set<string>();
+  const modes = exposureModes(resolved, semantic !== undefined);
 
   function warnCatalogue(info: CatalogueInfo, warn: (message: string) => void): void {
     if (warnedCatalogues.has(info)) return;
@@ -151,6 +162,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
 
     async prepare(input) {
       checkContext(input, 'prepare');
+      const mode = modeOf(input, resolved, 'prepare');
       await loaded();
       const warnings: string[] = [];
       const warn = (message: string) => {
@@ -173,7 +185,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const record: DiscoveredRecord | undefined = await sessions.change(
         sessionId,
         (current) => applyHistory(current, events, keep),
-        'history',
+        (name) => (events.some((event) => event.via === 'call' && event.name === name) ? 'call' : 'history'),
         warn,
       );
       const searchTool = searchToolFor(
@@ -195,12 +207,17 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         warnedDirect.add(name);
         warn(`alwaysDirectTools names "${name}", which is not among this round's tools; it is not exposed`);
       }
-      logger.debug?.(`[tool-search-layer] ${sessionId}: exposing ${exposure.tools.length} of ${tools.length} tools`);
-      return { tools: exposure.tools, bypassed: false, discovered, warnings };
+      const exposed =
+        mode.exposure === 'bridge'
+          ? await modes.tools(sessionId, catalogue, visible, groupsKey(enabledGroups))
+          : exposure.tools;
+      logger.debug?.(`[tool-search-layer] ${sessionId}: exposing ${exposed.length} of ${tools.length} tools`);
+      return { tools: exposed, bypassed: false, discovered, warnings };
     },
 
     async search(context, args) {
       checkContext(context, 'search');
+      const mode = modeOf(context, resolved, 'search');
       await loaded();
       const parsed = parseSearchArgs(args, texts);
       if (!parsed.ok) return parsed.result;
@@ -211,13 +228,14 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const ranked = semantic
         ? await semantic.rank(catalogue, visible, parsed.query, take)
         : rankSearch(catalogue, visible, parsed.query, take);
-      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts, ranked);
+      const shown = mode.exposure === 'tools' && !mode.compact ? texts : await modes.searchTexts(mode);
+      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, shown, ranked);
       const found = result.tools.map((tool) => tool.name);
       const { sessionId } = context;
       emit({ type: 'search', sessionId, query: parsed.query, found: result.found, names: found });
       if (found.length > 0) await sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
-      return result;
+      return mode.compact ? modes.compact(result) : result;
     },
 
     async checkCall(context, name, callOptions = {}) {
@@ -251,6 +269,30 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     },
 
     ...sessions.control,
+
+    async callTool(context, args, callOptions) {
+      checkContext(context, 'callTool');
+      modeOf(context, resolved, 'callTool');
+      await loaded();
+      // checkCall announces its own refusals; callTool's others are announced here, with their reason.
+      let checked: CallCheck | undefined;
+      const parts = {
+        checkCall: async (name: string) => {
+          checked = await this.checkCall(context, name, callOptions);
+          return checked;
+        },
+        stored: () => store.get(context.sessionId, loggingWarn),
+        warn: loggingWarn,
+      };
+      const result = await modes.callTool(parts, context, args);
+      if (!result.ok && checked?.ok !== false) {
+        const { notCalled: name } = result.result;
+        const { refusalReason } = await import('./call-events.ts');
+        const reason = refusalReason(name, checked, args, context.tools);
+        emit({ type: 'call-refused', sessionId: context.sessionId, name, reason });
+      }
+      return result;
+    },
 
     async clear(sessionId) {
       if (sessionId !== undefined && typeof sessionId !== 'string') {

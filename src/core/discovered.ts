@@ -1,4 +1,5 @@
 // The discovered set: which tools a session has found or used, and in what order the model sees them.
+import { bridgedName, CALL_TOOL_NAME } from '../exposure/mode.ts';
 import { NOT_CALLED } from './not-called.ts';
 import { namesInSearchResult } from './parsed-results.ts';
 import type { Message } from './types.ts';
@@ -18,6 +19,8 @@ export interface DiscoveredRecord {
 export interface HistoryEvent {
   readonly name: string;
   readonly call: string;
+  /** 'call': a use through the bridge's call_tool. */
+  readonly via?: 'call' | undefined;
 }
 
 const keyOf = (event: HistoryEvent): string => `${event.call}\n${event.name}`;
@@ -160,14 +163,21 @@ export function readEvents(
 ): HistoryEvent[] {
   if (!Array.isArray(messages)) return [];
   const calls = new Map<string, string>();
+  const bridged = new Set<string>();
   const events: HistoryEvent[] = [];
   for (const message of messages as readonly unknown[]) {
     if (typeof message !== 'object' || message === null) continue;
     const { role, toolCalls, toolCallId, content } = message as Message;
     if (role === 'assistant' && Array.isArray(toolCalls)) {
       for (const call of toolCalls as readonly unknown[]) {
-        const { id, name } = (call ?? {}) as { id?: unknown; name?: unknown };
-        if (typeof id === 'string' && id !== '' && typeof name === 'string') calls.set(id, name);
+        const { id, name, arguments: args } = (call ?? {}) as { id?: unknown; name?: unknown; arguments?: unknown };
+        // A bridged call is a use of the tool it names (SPEC 11).
+        const used = name === CALL_TOOL_NAME ? bridgedName(args) : name;
+        if (typeof id === 'string' && id !== '' && typeof used === 'string') {
+          calls.set(id, used);
+          if (name === CALL_TOOL_NAME) bridged.add(id);
+          else bridged.delete(id);
+        }
       }
     } else if (role === 'tool' && typeof toolCallId === 'string') {
       const name = calls.get(toolCallId);
@@ -176,7 +186,8 @@ export function readEvents(
       // A corrective answer to a call of a tool the model had not been shown: the tool was not used.
       if (typeof content === 'string' && content.startsWith(NOT_CALLED)) continue;
       const found = name === searchToolName ? namesInSearchResult(content) : [name];
-      for (const tool of found) if (known(tool)) events.push({ name: tool, call: toolCallId });
+      const via = bridged.has(toolCallId) ? 'call' : undefined;
+      for (const tool of found) if (known(tool)) events.push({ name: tool, call: toolCallId, via });
     }
   }
   return events;

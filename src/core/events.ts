@@ -53,7 +53,7 @@ export function announceChange(
   sessionId: string,
   before: DiscoveredRecord | undefined,
   after: DiscoveredRecord | undefined,
-  source: DiscoverSource,
+  source: DiscoverSource | ((name: string) => DiscoverSource),
 ): void {
   if (before === after) return;
   const old = before?.order ?? [];
@@ -62,6 +62,12 @@ export function announceChange(
   const has = new Set(now);
   const added = now.filter((name) => !had.has(name));
   const removed = old.filter((name) => !has.has(name));
-  if (added.length > 0) emit({ type: 'discover', sessionId, names: added, source });
+  // One event per source, in the order of the first name of each.
+  const bySource = new Map<DiscoverSource, string[]>();
+  for (const name of added) {
+    const from = typeof source === 'string' ? source : source(name);
+    bySource.set(from, [...(bySource.get(from) ?? []), name]);
+  }
+  for (const [from, names] of bySource) emit({ type: 'discover', sessionId, names, source: from });
   if (removed.length > 0) emit({ type: 'evict', sessionId, names: removed });
 }

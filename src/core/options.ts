@@ -1,5 +1,7 @@
 // The options of createToolSearch: schema, defaults, and errors that name the path and the reason.
 import * as v from 'valibot';
+import { BRIDGE_TEXT_KEYS, type Exposure, exposureOptions, modeOf, type SearchResultsMode } from '../exposure/mode.ts';
+import type { BridgeTexts } from '../exposure/texts.ts';
 import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic-options.ts';
 import { createMemoryStore } from '../stores/memory.ts';
 import type { EventListener } from './events.ts';
@@ -35,12 +37,16 @@ export interface ToolSearchOptions {
   readonly logger?: Logger;
   /** The built-in model-facing texts; 'zh' is loaded with the layer's first call. Default 'en'. */
   readonly locale?: 'en' | 'zh';
-  /** Overrides single texts of the locale. */
-  readonly texts?: Partial<Texts>;
+  /** Overrides single texts of the locale (the bridge's texts included). */
+  readonly texts?: Partial<Texts & BridgeTexts>;
   /** A semantic ranker (the host's embedding model) fused with the built-in ranking. Default: none. */
   readonly semantic?: SemanticOptions;
   /** Receives the layer's events (searches, discoveries, evictions, refused calls, store outages); see docs/core.md. */
   readonly onEvent?: EventListener;
+  /** What `prepare` sends when a call does not say: 'tools' (SPEC 4) or 'bridge' (a constant tools block, SPEC 11). Default 'tools'. */
+  readonly exposure?: Exposure;
+  /** 'compact': search results carry a one-line parameter summary ('tools' mode only; refused with 'bridge'). Default 'full'. */
+  readonly searchResults?: SearchResultsMode;
 }
 
 /** The options with every default applied and the texts merged. */
@@ -59,6 +65,9 @@ export interface ResolvedOptions {
   readonly texts: Texts;
   readonly semantic: ResolvedSemantic | undefined;
   readonly onEvent?: EventListener | undefined;
+  readonly locale: 'en' | 'zh';
+  readonly exposure: Exposure;
+  readonly searchResults: SearchResultsMode;
 }
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
@@ -69,7 +78,7 @@ const methods =
     value !== null &&
     names.every((name) => isFunction((value as Record<string, unknown>)[name]));
 
-const textKeys = Object.keys(locales.en) as (keyof Texts)[];
+const textKeys = [...Object.keys(locales.en), ...BRIDGE_TEXT_KEYS];
 
 const schema = v.strictObject(
   {
@@ -108,6 +117,7 @@ const schema = v.strictObject(
     ),
     semantic: semanticSchema,
     onEvent: v.optional(v.custom<EventListener>(isFunction, 'must be a function')),
+    ...exposureOptions,
   },
   'is not an option',
 );
@@ -119,15 +129,17 @@ export const textsReady = (options: ResolvedOptions): Promise<void> | undefined 
 
 /** Validates options and applies defaults; throws ToolSearchError naming the option path and the reason. */
 export function resolveOptions(input: unknown): ResolvedOptions {
-  const { locale: language, texts, store, logger, semantic, ...rest } = parseOptions(schema, input, 'createToolSearch');
+  const { locale, texts, store, logger, semantic, ...rest } = parseOptions(schema, input, 'createToolSearch');
+  modeOf({ searchResults: rest.searchResults }, rest, 'createToolSearch: invalid option "searchResults"');
   const defined = Object.fromEntries(Object.entries(texts).filter(([, text]) => text !== undefined));
   const warn = (message: string) => (logger ?? console).warn(`[tool-search-layer] ${message}`);
-  const localized: LocaleTexts = localeTexts(language, defined, warn);
+  const localized: LocaleTexts = localeTexts(locale, defined, warn);
   const resolved: ResolvedOptions = Object.freeze({
     ...rest,
     alwaysDirectTools: Object.freeze([...rest.alwaysDirectTools]),
     store: store ?? createMemoryStore(),
     logger: logger ?? { warn: (message: string) => console.warn(message) },
+    locale,
     texts: localized.texts,
     semantic: semantic && Object.freeze({ ...semantic, model: semantic.model }),
   });

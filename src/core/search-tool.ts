@@ -13,7 +13,8 @@ export { SEARCH_TOOL_NAME } from './names.ts';
 export interface FoundTool {
   readonly name: string;
   readonly description: string;
-  readonly parameters: JsonSchema | null;
+  /** The full schema; in compact results (`searchResults: 'compact'`) a one-line summary such as `city: string, days?: integer`. */
+  readonly parameters: JsonSchema | string | null;
 }
 
 /** What `search` returns for valid arguments; JSON.stringify it for the model. */

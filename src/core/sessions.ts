@@ -28,7 +28,7 @@ export interface Sessions {
   change(
     sessionId: string,
     apply: Change,
-    source: DiscoverSource,
+    source: DiscoverSource | ((name: string) => DiscoverSource),
     warn?: (message: string) => void,
   ): Promise<DiscoveredRecord | undefined>;
   readonly control: SessionControl;
@@ -37,7 +37,12 @@ export interface Sessions {
 /** The session operations of one layer over its guarded store. */
 export function sessionsOf(store: GuardedStore, emit: Emit, warn: (message: string) => void): Sessions {
   /** Applies a change in one store call and announces what it added and removed. */
-  async function change(sessionId: string, apply: Change, source: DiscoverSource, warnTo = warn) {
+  async function change(
+    sessionId: string,
+    apply: Change,
+    source: DiscoverSource | ((name: string) => DiscoverSource),
+    warnTo = warn,
+  ) {
     let before: DiscoveredRecord | undefined;
     const after = await store.update(
       sessionId,

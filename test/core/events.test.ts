@@ -149,3 +149,45 @@ describe('inspect and forget', () => {
     await expect(layer.forget('s', 'send_email' as never)).rejects.toThrow(/names must be an array of strings/);
   });
 });
+
+describe('events of the bridge', () => {
+  it('announces callTool refusals with their reason, once, and a bridged use read from history as source call', async () => {
+    const events: ToolSearchEvent[] = [];
+    const layer = createToolSearch({
+      logger: recordingLogger(),
+      exposure: 'bridge',
+      onEvent: (event) => events.push(event),
+    });
+    const s = { sessionId: 's', tools: catalogue };
+    await layer.search(s, { query: 'forecast', limit: 1 });
+    events.length = 0;
+    await layer.callTool(s, 'not json');
+    await layer.callTool(s, { name: 'search_tools', arguments: {} });
+    await layer.callTool(s, { name: 'read_inbox', arguments: {} });
+    await layer.callTool(s, { name: 'get_forecast', arguments: { city: 7 } });
+    const ok = await layer.callTool(s, { name: 'get_forecast', arguments: { city: 'Oslo', days: '2' } });
+    expect(ok.ok).toBe(true);
+    expect(events).toEqual([
+      { type: 'call-refused', sessionId: 's', name: '', reason: 'malformed' },
+      { type: 'call-refused', sessionId: 's', name: 'search_tools', reason: 'self' },
+      { type: 'call-refused', sessionId: 's', name: 'read_inbox', reason: 'undiscovered' },
+      { type: 'call-refused', sessionId: 's', name: 'get_forecast', reason: 'invalid-arguments' },
+    ]);
+    events.length = 0;
+    const bridged = (id: string, name: string) => [
+      {
+        role: 'assistant' as const,
+        toolCalls: [{ id, name: 'call_tool', arguments: JSON.stringify({ name, arguments: {} }) }],
+      },
+      { role: 'tool' as const, toolCallId: id, content: 'done' },
+    ];
+    await layer.prepare({
+      ...s,
+      messages: [...bridged('b1', 'calculator'), ...callAndResult('c2', 'web_search', 'ok')],
+    });
+    expect(events).toEqual([
+      { type: 'discover', sessionId: 's', names: ['calculator'], source: 'call' },
+      { type: 'discover', sessionId: 's', names: ['web_search'], source: 'history' },
+    ]);
+  });
+});

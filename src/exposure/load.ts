@@ -1,0 +1,70 @@
+// The seam between the core and the exposure modes: the bridge, its validator and compact results load on
+// first use (dynamic imports), so the core entry stays the same size for users of the default mode.
+import type { CallCheck } from '../core/calls.ts';
+import type { Catalogue } from '../core/catalogue.ts';
+import type { DiscoveredRecord } from '../core/discovered.ts';
+import type { ResolvedOptions } from '../core/options.ts';
+import type { SearchResult } from '../core/search-tool.ts';
+import type { Texts } from '../core/texts.ts';
+import type { Tool } from '../core/types.ts';
+import type { Bridge } from './bridge.ts';
+import type { CallToolResult } from './call-tool.ts';
+import type { CompactSearchResult } from './compact.ts';
+import type { Exposure } from './mode.ts';
+
+/** The mode of one call, as `modeOf` resolves it. */
+interface Mode {
+  readonly exposure: Exposure;
+  readonly compact: boolean;
+}
+
+/** What a bridged call needs from the layer, besides its texts. */
+interface LayerParts {
+  readonly checkCall: (name: string) => Promise<CallCheck>;
+  readonly stored: () => Promise<DiscoveredRecord | undefined>;
+  readonly warn: (message: string) => void;
+}
+
+/** The exposure modes of one layer, each part loaded when first used. */
+export interface ExposureModes {
+  /** The bridge's tools block for a round of a session. */
+  tools(sessionId: string, catalogue: Catalogue, visible: (id: number) => boolean, key: string): Promise<Tool[]>;
+  /** The texts a search uses in a mode other than plain 'tools' (its hint says how to call what it found). */
+  searchTexts(mode: Mode): Promise<Texts>;
+  compact(result: SearchResult): Promise<CompactSearchResult>;
+  callTool(
+    parts: LayerParts,
+    context: { readonly tools: readonly Tool[]; readonly enabledGroups?: readonly string[] | undefined },
+    args: unknown,
+  ): Promise<CallToolResult>;
+}
+
+/** Creates the lazily loaded exposure modes of a layer; nothing is imported until a mode other than 'tools' is used. */
+export function exposureModes(options: ResolvedOptions, semantic: boolean): ExposureModes {
+  // Each import() once: a repeated import() of a loaded module still costs a resolution (about 0.1 ms in Node).
+  let bridge: Promise<Bridge> | undefined;
+  let call: Promise<typeof import('./call-tool.ts')> | undefined;
+  let compact: Promise<typeof import('./compact.ts')> | undefined;
+  const loadBridge = () => {
+    bridge ??= import('./bridge.ts').then((module) => module.createBridge(options, semantic));
+    return bridge;
+  };
+  const loadCompact = () => {
+    compact ??= import('./compact.ts');
+    return compact;
+  };
+  const loadCall = () => {
+    call ??= import('./call-tool.ts');
+    return call;
+  };
+  return {
+    tools: async (sessionId, catalogue, visible, key) => (await loadBridge()).tools(sessionId, catalogue, visible, key),
+    searchTexts: async (mode) =>
+      mode.exposure === 'bridge' ? (await loadBridge()).searchTexts : (await loadCompact()).compactTexts(options),
+    compact: async (result) => (await loadCompact()).compactResult(result),
+    async callTool(parts, context, args) {
+      const [{ texts }, module] = await Promise.all([loadBridge(), loadCall()]);
+      return module.callTool({ ...parts, texts }, context, args);
+    },
+  };
+}
