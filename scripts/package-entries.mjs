@@ -26,6 +26,7 @@ const sources = {
   './cloudflare-kv': 'src/stores/cloudflare-kv.ts',
   './durable-object': 'src/stores/durable-object.ts',
   './cold-start': 'src/search/serialize.ts',
+  './zh': 'src/core/locale-zh.ts',
 };
 
 /**

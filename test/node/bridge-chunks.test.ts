@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { bridgeTable, measureBridge } from '../../bench/bridge.ts';
+import { measureSize } from '../../bench/size.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -43,6 +44,12 @@ describe('bridge chunks', () => {
       expect(eager).not.toContain(marker);
     }
     expect(eager).toMatch(/import\(["']\.\/chunks\/call-tool-/);
+  });
+
+  it('measures the core entry without its lazy chunks', { timeout: 30_000 }, async () => {
+    const rows = await measureSize(`${root}/package.json`);
+    const core = rows.find((row) => row.entry === '.');
+    expect(core?.minBytes).toBeLessThan((await bundled('dist/index.js', true)).length);
   });
 
   it('times callTool on a catalogue', async () => {
