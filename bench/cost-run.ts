@@ -99,6 +99,8 @@ export async function measureCost(
           const estimate =
             estimateSessionCost({ provider, ...session, ...shapeInput(shape), ...rest }).modes[mode]?.cost ?? 0;
           row.measured[mode] = measured;
+          // The table shows the estimate of the session as recorded (its system prompt, rounds and replies).
+          row.estimated[mode] = estimate;
           checks.push({
             catalogue: c.name,
             ...session,
@@ -110,6 +112,8 @@ export async function measureCost(
             gap: ((estimate - measured) / measured) * 100,
           });
         }
+        const priced = Object.entries(row.estimated).filter((e): e is [CostMode, number] => e[1] !== null);
+        row.cheapest = priced.reduce((best, e) => (e[1] < best[1] ? e : best))[0];
       }
     }
   }

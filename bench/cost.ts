@@ -145,12 +145,14 @@ export function costTable(rows: readonly CostRow[]): Table {
     ]),
     notes: [
       "none: every tool sent every round (no layer); tools, bridge, native: the exposure modes of SPEC 11 (native: the provider's own deferral; Gemini has none).",
-      "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x, output 8x; Gemini: reads 0.1x, output 6x), 400 tokens appended and 150 written per round, an 800-token system prompt, 5 tools per search.",
+      "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x in 128-token steps from 1,024, output 8x; Gemini: reads 0.1x from 4,096, output 6x); 5 tools per search.",
       ...(measured
         ? [
-            'Each cell: estimated / measured (the same session run through the real adapter, its request bodies recorded and counted with o200k, then priced the same way).',
+            "Each cell: estimated / measured. Measured: the session run through the real adapter (Anthropic; OpenAI Chat Completions, and Responses for native; Gemini priced on the Chat Completions bodies, as this library has no Gemini adapter), each request body recorded, counted with o200k (tool references expanded, deferred tools left out) and priced by the same rules. Estimated: estimateSessionCost given the catalogue's sizes and the recorded session's system prompt, tokens per round and reply length.",
           ]
-        : []),
+        : [
+            'Defaults of estimateSessionCost: 400 tokens appended and 150 written per round, an 800-token system prompt.',
+          ]),
     ],
   };
 }
@@ -172,7 +174,7 @@ export function breakEvenTable(tokensPerTool: number): Table {
     columns: ['session', ...COST_PROVIDERS],
     rows,
     notes: [
-      `Tools of ${Math.round(tokensPerTool)} tokens each (the GitHub MCP catalogue's average), defaults as above.`,
+      `Tools of ${Math.round(tokensPerTool)} tokens each (the GitHub MCP catalogue's average); the estimator's defaults otherwise (400 tokens appended and 150 written per round, an 800-token system prompt).`,
     ],
   };
 }
