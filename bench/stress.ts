@@ -25,7 +25,7 @@ const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) :
 
 /** Least-squares slope of y over x, and of log y over log x (the growth exponent: 1 is linear). */
 function slopes(xs: readonly number[], ys: readonly number[]): { perUnit: number; exponent: number } {
-  const fit = (a: readonly number[], b: readonly number[]) => {
+  const leastSquares = (a: readonly number[], b: readonly number[]) => {
     const ma = a.reduce((s, v) => s + v, 0) / a.length;
     const mb = b.reduce((s, v) => s + v, 0) / b.length;
     let num = 0;
@@ -37,8 +37,8 @@ function slopes(xs: readonly number[], ys: readonly number[]): { perUnit: number
     return num / den;
   };
   return {
-    perUnit: fit(xs, ys),
-    exponent: fit(
+    perUnit: leastSquares(xs, ys),
+    exponent: leastSquares(
       xs.map(Math.log),
       ys.map((y) => Math.log(Math.max(y, 1e-6))),
     ),
