@@ -8,6 +8,9 @@ import type { Table } from './table.ts';
 export interface TuneResult {
   date: string;
   cap: number;
+  /** The fitting procedure shown, and whether it passed the keep rule (if not, nothing new ships). */
+  procedure?: string;
+  kept?: boolean;
   stage: { paramText: number; coord: number };
   weights: number[];
   rows: { set: string; queries: number; bm25: number; shipped: number; inSample: number; heldOut: number }[];
@@ -51,7 +54,7 @@ export function tuningTable(tune: TuneResult, quality: readonly QualityRow[], ou
     ],
     notes: [
       `In-sample and held-out come from \`npm run bench:tune\` of ${tune.date.slice(0, 10)} (bench/TUNING.md; at most ${tune.cap} queries per set, its own tuned-BM25 figures on the same queries); the first two columns from this run, on every query.`,
-      `Shipped constants: parameter-text weight ${tune.stage.paramText}, coverage exponent ${tune.stage.coord}, second-stage weights ${JSON.stringify(tune.weights)}.`,
+      `Procedure: ${tune.procedure ?? 'first-stage constants and second stage'}, ${tune.kept ? 'kept (its fit on all eight ships)' : 'not kept by the keep rule (the shipped constants stay; the in-sample column is what the fit would ship)'}: parameter-text weight ${tune.stage.paramText}, coverage exponent ${tune.stage.coord}, second-stage weights ${JSON.stringify(tune.weights)}.`,
     ],
   };
 }

@@ -39,24 +39,20 @@ export function confidence(sims: Similarities, lexical: readonly number[]): numb
 }
 
 /**
- * Reorders the built-in top FUSION_DEPTH and the tools at the similarity floor (`floorTools`) by
- * 1 / (k + built-in rank) + weight × confidence / (k + semantic rank); the rest of the built-in page follows in its
- * order. `lexical` is the built-in ranking at least max(take, FUSION_DEPTH) deep, `members` marks its whole result set.
- * At weight 0, the tools over the floor that the keywords missed follow the built-in ranking, most similar first.
+ * Reorders the built-in top FUSION_DEPTH and the tools at the similarity floor (`additions`, which the caller
+ * leaves empty where the model earned no trust) by 1 / (k + built-in rank) + trust / (k + semantic rank), trust being
+ * the weight times the confidence; the rest of the built-in page follows in its order. `lexical` is the built-in
+ * ranking at least max(take, FUSION_DEPTH) deep, `members` marks its whole result set. At trust 0, the additions the
+ * keywords missed follow the built-in ranking, most similar first.
  */
 export function fuseRankings(
   lexical: RankResult,
   members: Uint8Array,
-  floorTools: readonly number[],
+  additions: readonly number[],
   sims: Similarities,
-  weight: number,
+  trust: number,
   take: number,
 ): RankResult {
-  const sure = confidence(sims, lexical.ids);
-  const trust = weight * sure;
-  // Noise, or one vector for every text, would let every tool over the floor join: a model earns additions only
-  // where it agrees with the keywords, or where the keywords found nothing.
-  const additions = sure > 0 || lexical.ids.length === 0 ? floorTools : [];
   const bySimilarity = (a: number, b: number): number =>
     (sims.cosine[b] as number) - (sims.cosine[a] as number) || a - b;
   const extra = additions.filter((id) => !members[id]);

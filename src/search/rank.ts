@@ -126,6 +126,7 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     take <= ordered.length
       ? ordered.slice(0, take)
       : [...ordered, ...top(candidates, rank, take).slice(ordered.length)];
+  giveRanks(ix, rank, candidates);
   return { found: candidates.length, ids, keywords };
 }
 
@@ -141,7 +142,9 @@ export function rankFeatures(
   if (!('rank' in first)) return { ids: first.ids.slice(), features: new Float32Array(0) };
   const ids = headOf(first.candidates, first.rank, depth);
   const rest = top(first.candidates, first.rank, depth).slice(ids.length);
-  return { ids: [...ids, ...rest], features: candidateFeatures(ix, first.evidence, ids, first.rank, TIER, groups) };
+  const features = candidateFeatures(ix, first.evidence, ids, first.rank, TIER, groups);
+  giveRanks(ix, first.rank, first.candidates);
+  return { ids: [...ids, ...rest], features };
 }
 
 /** The best candidates that matched a term (substring-only hits take no part in the second stage). */
@@ -224,7 +227,7 @@ function firstStage(
     powersOf = coord;
   }
   const candidates: number[] = [];
-  const rank = new Float64Array(n);
+  const rank = takeRanks(ix);
   for (const d of touched) {
     const s = score[d] as number;
     if (visible(d)) {
@@ -237,10 +240,25 @@ function firstStage(
     score[d] = sub[d] = covered[d] = named[d] = seen[d] = 0;
   }
   release(ix, acc);
-  const slots = new Map<number, readonly [number, number]>();
-  for (const [t, entry] of expanded) slots.set(t, entry);
-  const evidence = { slots, idf, mass, pairs: queryPairs(ix, parsed, (t) => idfOf(n, df(ix, t))) };
+  const evidence = { slots: expanded, idf, mass, pairs: queryPairs(ix, parsed, (t) => idfOf(n, df(ix, t))) };
   return { candidates, rank, evidence, keywords };
+}
+
+// Per index, one array of candidate scores, reused: allocating and zeroing one per query showed in its time.
+const rankBuffers = new WeakMap<BuiltIndex, Float64Array>();
+
+/** The index's score array (a fresh one if a `visible` callback re-entered a search); give it back with giveRanks. */
+function takeRanks(ix: BuiltIndex): Float64Array {
+  const r = rankBuffers.get(ix);
+  if (!r) return new Float64Array(ix.size);
+  rankBuffers.delete(ix);
+  return r;
+}
+
+/** Zeroes the scores the query set and keeps the array for the next query. */
+function giveRanks(ix: BuiltIndex, rank: Float64Array, candidates: readonly number[]): void {
+  for (const d of candidates) rank[d] = 0;
+  rankBuffers.set(ix, rank);
 }
 
 const STEPS = 4096;

@@ -32,10 +32,8 @@ export function queryPairs(ix: BuiltIndex, parsed: readonly string[], idf: (t: n
   let previousCjk = false;
   for (const term of parsed) {
     const t = ix.terms.get(term);
-    if (t === undefined) {
-      previous = -1;
-      continue;
-    }
+    // A word the catalogue lacks is skipped, not a break: the words on either side still pair.
+    if (t === undefined) continue;
     const cjk = isCjk(term);
     if (previous >= 0 && previous !== t && !(cjk && previousCjk)) {
       const w = Math.min(idf(previous), idf(t));
@@ -50,22 +48,35 @@ export function queryPairs(ix: BuiltIndex, parsed: readonly string[], idf: (t: n
 
 // Per slot, the best weight seen in each scanned section (name, description, parameter names) of one candidate.
 let seen = new Float64Array(0);
+// Pairs already counted for the candidate at hand (a handful at most), both orders.
+const counted: number[] = [];
+// Per index, per term: its query slot + 1 for the query at hand (negative for a prefix relative), 0 for none. A
+// Map lookup per scanned term cost more than the rest of the second stage.
+const slotTables = new WeakMap<BuiltIndex, Int32Array>();
 
 /**
  * Writes the features of candidate d into out[at..at + F): which sections of its name, description and parameter
  * names cover the query (IDF-weighted shares), the share of its name the query names, and the IDF of the query's
  * adjacent pairs it holds adjacent in its name or description (sequential dependence).
  */
-function features(ix: BuiltIndex, q: QueryEvidence, d: number, out: Float32Array, at: number): void {
+function features(
+  ix: BuiltIndex,
+  q: QueryEvidence,
+  slotOf: Int32Array,
+  d: number,
+  out: Float32Array,
+  at: number,
+): void {
   const slotsCount = q.idf.length;
   if (seen.length < slotsCount * 3) seen = new Float64Array(slotsCount * 3 * 2);
   seen.fill(0, 0, slotsCount * 3);
   const { sequence, sequenceStart } = ix;
+  const prefix = PARAMS.prefix;
   let section = 0;
   let pairs = 0;
   let named = 0;
   let prevT = -1;
-  const counted = new Set<number>();
+  counted.length = 0;
   for (let i = sequenceStart[d] as number; i < (sequenceStart[d + 1] as number); i++) {
     const t = sequence[i] as number;
     if (t < 0) {
@@ -73,22 +84,22 @@ function features(ix: BuiltIndex, q: QueryEvidence, d: number, out: Float32Array
       prevT = -1;
       continue;
     }
-    const slot = q.slots.get(t);
-    if (slot === undefined) {
+    const slot = slotOf[t] as number;
+    if (slot === 0) {
       prevT = -1;
       continue;
     }
-    const k = section * slotsCount + slot[0];
-    if (slot[1] > (seen[k] as number)) {
-      if (section === 0 && slot[1] === 1 && seen[k] !== 1) named++;
-      seen[k] = slot[1];
+    const weight = slot > 0 ? 1 : prefix;
+    const k = section * slotsCount + (slot > 0 ? slot : -slot) - 1;
+    if (weight > (seen[k] as number)) {
+      if (section === 0 && weight === 1) named++;
+      seen[k] = weight;
     }
     if (prevT >= 0 && section < 2) {
       const key = prevT * 0x100000 + t;
       const w = q.pairs.get(key);
-      if (w !== undefined && !counted.has(key)) {
-        counted.add(key);
-        counted.add(t * 0x100000 + prevT);
+      if (w !== undefined && !counted.includes(key)) {
+        counted.push(key, t * 0x100000 + prevT);
         pairs += w;
       }
     }
@@ -121,11 +132,18 @@ export function candidateFeatures(
 ): Float32Array {
   const out = new Float32Array(ids.length * F);
   const best = (score[ids[0] as number] as number) - floor || 1;
+  let slotOf = slotTables.get(ix);
+  if (!slotOf) {
+    slotOf = new Int32Array(ix.terms.size);
+    slotTables.set(ix, slotOf);
+  }
+  for (const [t, [slot, weight]] of q.slots) slotOf[t] = weight === 1 ? slot + 1 : -(slot + 1);
   ids.forEach((d, i) => {
     out[i * F] = ((score[d] as number) - floor) / best;
-    features(ix, q, d, out, i * F);
+    features(ix, q, slotOf, d, out, i * F);
     out[i * F + 5] = (out[i * F + 5] as number) / best;
   });
+  for (const t of q.slots.keys()) slotOf[t] = 0;
   if (groups) {
     const sums = new Map<number, number>();
     ids.forEach((d, i) => {
@@ -159,9 +177,19 @@ export function rerank(
   if (ids.length < 2) return ids.slice();
   const rows = candidateFeatures(ix, q, ids, score, floor, groups);
   const weights = PARAMS.stage2;
-  const s = ids.map((_, i) => linearScore(rows, i, weights));
-  return ids
-    .map((_, i) => i)
-    .sort((a, b) => (s[b] as number) - (s[a] as number) || a - b)
-    .map((i) => ids[i] as number);
+  const s = new Float64Array(ids.length);
+  // Insertion sort of at most rerankTop positions: ties keep the first stage's order.
+  const order: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const v = linearScore(rows, i, weights);
+    s[i] = v;
+    let j = order.length;
+    order.push(i);
+    while (j > 0 && (s[order[j - 1] as number] as number) < v) {
+      order[j] = order[j - 1] as number;
+      j--;
+    }
+    order[j] = i;
+  }
+  return order.map((i) => ids[i] as number);
 }

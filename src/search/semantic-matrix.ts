@@ -71,18 +71,32 @@ function pack(entry: Vectors): Float32Array {
   return matrix;
 }
 
-/** Cosine similarity of the query with each of `ids` (vectors are stored at unit length), and their mean and spread. */
-export function similarities(entry: Vectors, query: Float32Array, ids: readonly number[]): Similarities {
+// Tools whose similarities estimate the spread of a query's similarities: enough for a mean and a deviation
+// within a few percent, and a fixed cost however large the catalogue.
+const SAMPLE = 256;
+
+/**
+ * The query's cosine with `head` (the built-in best) and with an even sample of `ids` (all of them up to SAMPLE),
+ * and the mean and deviation over the sample: what fusion needs to decide whether to trust the model at all.
+ */
+export function sampledSimilarities(
+  entry: Vectors,
+  query: Float32Array,
+  ids: readonly number[],
+  head: readonly number[],
+): Similarities {
   const matrix = entry.matrix ?? pack(entry);
   const { has, dimensions } = entry;
+  if (dimensions > 0 && query.length !== dimensions) {
+    throw new Error(`embed returned vectors of ${query.length} and ${dimensions} dimensions for the same model`);
+  }
   const cosine = new Float64Array(entry.known.length).fill(Number.NaN);
   let sum = 0;
   let squares = 0;
   let count = 0;
-  if (dimensions > 0 && query.length !== dimensions) {
-    throw new Error(`embed returned vectors of ${query.length} and ${dimensions} dimensions for the same model`);
-  }
-  for (const id of ids) {
+  const step = Math.max(1, Math.ceil(ids.length / SAMPLE));
+  for (let i = 0; i < ids.length; i += step) {
+    const id = ids[i] as number;
     // A tool the model abstained on keeps its keyword rank alone.
     if (!has[id]) continue;
     const dot = dotAt(matrix, id * dimensions, query);
@@ -91,8 +105,33 @@ export function similarities(entry: Vectors, query: Float32Array, ids: readonly 
     squares += dot * dot;
     count++;
   }
+  for (const id of head)
+    if (has[id] && Number.isNaN(cosine[id] as number)) cosine[id] = dotAt(matrix, id * dimensions, query);
   const mean = count ? sum / count : 0;
   return { cosine, mean, deviation: count ? Math.sqrt(Math.max(0, squares / count - mean * mean)) : 0 };
+}
+
+/** Every one of `ids` at `floor` similarity or above, filling `cosine` for all of them: one pass over the matrix. */
+export function overFloor(
+  entry: Vectors,
+  query: Float32Array,
+  ids: readonly number[],
+  cosine: Float64Array,
+  floor: number,
+): number[] {
+  const matrix = entry.matrix ?? pack(entry);
+  const { has, dimensions } = entry;
+  const out: number[] = [];
+  for (const id of ids) {
+    if (!has[id]) continue;
+    let c = cosine[id] as number;
+    if (Number.isNaN(c)) {
+      c = dotAt(matrix, id * dimensions, query);
+      cosine[id] = c;
+    }
+    if (c >= floor) out.push(id);
+  }
+  return out;
 }
 
 /** The dot product of the query with the row at `row`, four sums at a time (about twice as fast as one sum in V8). */

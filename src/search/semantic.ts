@@ -2,10 +2,10 @@
 import * as v from 'valibot';
 import type { Catalogue } from '../core/catalogue.ts';
 import { count } from '../core/validate.ts';
-import { FUSION_DEPTH, fuseRankings } from './fusion.ts';
+import { confidence, FUSION_DEPTH, fuseRankings } from './fusion.ts';
 import { type RankResult, rankTools } from './index.ts';
 import { queryItem, toolVectors, vectorKeyOf } from './semantic-cache.ts';
-import { catalogueVectors, similarities } from './semantic-matrix.ts';
+import { catalogueVectors, overFloor, sampledSimilarities } from './semantic-matrix.ts';
 
 export { RRF_K } from './fusion.ts';
 
@@ -102,9 +102,13 @@ export function createSemanticRanker(
         const q = queryVector[0] as Float32Array;
         // The model abstained on the query: the keywords alone rank it.
         if (q.length === 0) return plain();
-        const sims = similarities(vectors, q, ids);
-        const additions = ids.filter((id) => (sims.cosine[id] as number) >= options.minSimilarity);
-        return fuseRankings(lexical, members, additions, sims, options.weight, take);
+        const sims = sampledSimilarities(vectors, q, ids, lexical.ids.slice(0, FUSION_DEPTH));
+        // The floor is searched only where the model earned trust (or the keywords found nothing): on noise, the
+        // whole catalogue would pass some floor, and the pass over every vector would cost five keyword searches.
+        const sure = confidence(sims, lexical.ids);
+        const floorTools =
+          sure > 0 || lexical.ids.length === 0 ? overFloor(vectors, q, ids, sims.cosine, options.minSimilarity) : [];
+        return fuseRankings(lexical, members, floorTools, sims, options.weight * sure, take);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const message = `the semantic ranker failed (${reason}); this search used the built-in ranking alone`;
