@@ -4,6 +4,7 @@ import { acquire, memo, release } from './scratch.ts';
 import { isStopword } from './stopwords.ts';
 import { findSubstring } from './substring.ts';
 import { tokenize } from './tokenize.ts';
+import { expand } from './vocabulary.ts';
 
 /** Which tools may appear, and how many of the ranked set to return. */
 export interface RankOptions {
@@ -30,8 +31,6 @@ const MAX_CHARS = 1000;
 const MAX_KEYWORDS = 64;
 // Substring-only hits sort below every token hit.
 const TIER = 1e6;
-// Query terms of this length or more also match the vocabulary's longer and shorter forms ("rental" and "rent").
-const PREFIX = 4;
 
 /** A white-space-delimited word as a keyword: edge punctuation trimmed, lower-cased; undefined for stopwords and one-letter Latin words. */
 export function asKeyword(raw: string): string | undefined {
@@ -51,63 +50,6 @@ export function queryKeywords(query: string): string[] {
     if (out.size === MAX_KEYWORDS) break;
   }
   return [...out];
-}
-
-/** The vocabulary in sorted order (joined forms aside), for prefix lookups: the words and their term ids. */
-export interface Vocabulary {
-  readonly words: readonly string[];
-  readonly ids: Int32Array;
-}
-
-const vocabularies = new WeakMap<BuiltIndex, Vocabulary>();
-
-/** The index's sorted vocabulary, sorted on first use (a loaded index brings it along). */
-export function sortedVocabulary(ix: BuiltIndex): Vocabulary {
-  let v = vocabularies.get(ix);
-  if (!v) {
-    const words = [...ix.terms.keys()].filter((_, t) => !ix.whole[t]).sort();
-    v = { words, ids: Int32Array.from(words, (w) => ix.terms.get(w) as number) };
-    vocabularies.set(ix, v);
-  }
-  return v;
-}
-
-/** Gives a loaded index the sorted vocabulary it was saved with: term ids in order, and every term by id. */
-export function seedVocabulary(ix: BuiltIndex, ids: Int32Array, terms: readonly string[]): void {
-  vocabularies.set(ix, { words: Array.from(ids, (t) => terms[t] as string), ids });
-}
-
-/** Term ids to score for a query, each with its weight: the terms themselves, then their prefix relatives at a lower weight. */
-function expand(ix: BuiltIndex, terms: readonly string[]): Map<number, [slot: number, weight: number]> {
-  const out = new Map<number, [number, number]>();
-  terms.forEach((term, slot) => {
-    const t = ix.terms.get(term);
-    if (t !== undefined) out.set(t, [slot, 1]);
-  });
-  terms.forEach((term, slot) => {
-    if (term.length < PREFIX) return;
-    for (const t of memo(ix, `p${term}`, () => relatives(ix, term))) if (!out.has(t)) out.set(t, [slot, PARAMS.prefix]);
-  });
-  return out;
-}
-
-/** Vocabulary terms that start with the term, or that it starts with (at least PREFIX characters). */
-function relatives(ix: BuiltIndex, term: string): number[] {
-  const out: number[] = [];
-  for (let len = PREFIX; len < term.length; len++) {
-    const t = ix.terms.get(term.slice(0, len));
-    if (t !== undefined && !ix.whole[t]) out.push(t);
-  }
-  const { words, ids } = sortedVocabulary(ix);
-  let lo = 0;
-  let hi = words.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((words[mid] as string) <= term) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < words.length && (words[i] as string).startsWith(term); i++) out.push(ids[i] as number);
-  return out;
 }
 
 /** Ranks the catalogue for a query: BM25F over name, description and parameters, the best reordered, then substring-only hits. */

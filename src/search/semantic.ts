@@ -7,8 +7,6 @@ import { type RankResult, rankTools } from './index.ts';
 import { queryItem, toolVectors, vectorKeyOf } from './semantic-cache.ts';
 import { catalogueVectors, overFloor, sampledSimilarities } from './semantic-matrix.ts';
 
-export { RRF_K } from './fusion.ts';
-
 /**
  * One vector per text, in order, or null for a text the model cannot embed (another language, say): a query it
  * abstains on is ranked by keywords alone, a tool it abstains on keeps its keyword rank. `kind` lets asymmetric

@@ -6,9 +6,9 @@ import { type BuiltIndex, buildIndex, PARAMS } from './build.ts';
 import { seedToolIndex } from './cache.ts';
 import { type Fields, nameOf, partsOf, toolFields } from './fields.ts';
 import { fingerprintTools } from './fingerprint.ts';
-import { seedVocabulary, sortedVocabulary } from './rank.ts';
 import { loadSubstring } from './substring.ts';
 import { fitsSlots, nameTable, termSlots, termTable } from './term-table.ts';
+import { seedVocabulary, sortedVocabulary } from './vocabulary.ts';
 
 // Bumped whenever the tokeniser or the index layout changes; the ranking constants are part of the version too.
 // @2: the terms travel as one string (parsing 10,000s of JSON strings cost more than splitting one), integer
