@@ -1,15 +1,19 @@
 // Runs the cost sessions through the real adapters and checks the estimator against them (npm run bench:cost,
-// and `npm run bench` through measureCost).
-
+// and `npm run bench` through costSection).
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { type CostMode, estimateSessionCost, type Provider } from 'tool-search-layer/cost';
 import {
+  breakEvenTable,
   type CatalogueShape,
   COST_SESSIONS,
   type CostCheck,
   type CostRow,
   catalogueShape,
+  costTable,
   estimateRows,
+  headlineCostTable,
   shapeInput,
 } from './cost.ts';
 import {
@@ -22,7 +26,10 @@ import {
   SYSTEM,
   sessionScript,
 } from './cost-sessions.ts';
-import type { BenchTool } from './data.ts';
+import { type BenchTool, loadSet } from './data.ts';
+import { updateReadme } from './readme.ts';
+import { renderMarkdown, type Table } from './table.ts';
+import { discoveryQueries } from './tokens.ts';
 
 interface CostCatalogue {
   name: string;
@@ -118,4 +125,30 @@ export async function measureCost(
     }
   }
   return { rows, checks, shapes };
+}
+
+/**
+ * The cost section of the bench: GitHub MCP and a 1,000-tool slice of seal-tools, every session shape, measured and
+ * estimated. With `write`, the README's headline table and docs/cost.md's tables and check line are rewritten.
+ */
+export async function costSection(write: boolean): Promise<{ tables: Table[]; summary: string }> {
+  const seal = loadSet('seal-tools');
+  const { rows, checks, shapes } = await measureCost([
+    { name: 'mcp-github', tools: loadSet('mcp-github').tools, queries: discoveryQueries['mcp-github'] ?? [] },
+    { name: 'seal-tools 1,000', tools: seal.tools.slice(0, 1000), queries: seal.queries.map((q) => q.query) },
+  ]);
+  const shape = shapes[0];
+  const tables = [costTable(rows), ...(shape ? [breakEvenTable(shape.catalogueTokens / shape.toolCount)] : [])];
+  const misses = checks.filter((c) => Math.abs(c.gap) >= 10);
+  const summary = `The estimate is within 10% of the measured session in ${checks.length - misses.length} of ${checks.length} sessions.${misses.length ? ` Off by more: ${misses.map((c) => `${c.catalogue}, ${c.turns} rounds / ${c.discoveries} discoveries, ${c.provider} ${c.mode} (${c.gap > 0 ? '+' : ''}${c.gap.toFixed(1)}%)`).join('; ')}.` : ''}`;
+  if (write) {
+    const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+    const headline = renderMarkdown(headlineCostTable(rows, 'mcp-github', 30, 6)).replace(/^### \n+/, '');
+    updateReadme(join(root, 'README.md'), { cost: headline });
+    updateReadme(join(root, 'docs', 'cost.md'), {
+      'cost-table': tables.map((t) => renderMarkdown(t)).join('\n\n'),
+      'cost-checks': summary,
+    });
+  }
+  return { tables, summary };
 }

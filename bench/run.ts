@@ -1,5 +1,5 @@
 // `npm run bench`: quality, speed, tokens and size in one process; prints the tables and writes
-// bench/results/latest.{json,md}. Flags: --quick (small samples), --only=quality,speed,tokens,size.
+// bench/results/latest.{json,md}. Flags: --quick (small samples), --only=quality,speed,tokens,size,cost.
 // A quick or partial run writes bench/results/run.tmp.json instead, so the published figures stay whole.
 // --embedder ./module.ts (exporting `embed`) adds the ranker hook's comparison (bench/semantic.ts), printed only.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bridgeTable, measureBridge } from './bridge.ts';
+import { costSection } from './cost-run.ts';
 import { type BenchSet, combineCatalogues, labelledSets, loadSet } from './data.ts';
 import { peers, speedPeers } from './peers/index.ts';
 import { measureQuality } from './quality.ts';
@@ -21,7 +22,7 @@ import { renderMarkdown, renderText } from './table.ts';
 import { discoveryQueries, measureSearchTool, measureTokens } from './tokens.ts';
 import { readTuning } from './tune-report.ts';
 
-const sections = ['quality', 'speed', 'tokens', 'size'] as const;
+const sections = ['quality', 'speed', 'tokens', 'size', 'cost'] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args
@@ -132,8 +133,21 @@ if (selected.includes('size')) {
   results.size = await measureSize(join(here, '..', 'package.json'));
 }
 
+// Measured sessions through the adapters; a whole run also rewrites the cost tables of README.md and docs/cost.md.
+let cost: Awaited<ReturnType<typeof costSection>> | undefined;
+if (selected.includes('cost')) {
+  log('cost (sessions through the adapters)...');
+  cost = await costSection(!quick && selected.length === sections.length);
+}
+
 results.seconds = (performance.now() - started) / 1000;
-const rendered = [...tables(results), ...(results.bridge ? [bridgeTable(results.bridge)] : [])];
+const rendered = [
+  ...tables(results),
+  ...(results.bridge ? [bridgeTable(results.bridge)] : []),
+  ...(cost
+    ? cost.tables.map((t) => ({ ...t, notes: [...(t.notes ?? []), ...(t === cost?.tables[0] ? [cost.summary] : [])] }))
+    : []),
+];
 const header = `Benchmark of ${new Date(results.date).toUTCString()}: Node ${results.node}, ${results.cpu}${quick ? ', --quick' : ''}; ${results.seconds.toFixed(0)} s.`;
 process.stdout.write(`${header}\n\n${rendered.map(renderText).join('\n\n')}\n`);
 if (semantic && embedderPath) process.stdout.write(`\n${renderText(semanticTable(semantic, embedderPath))}\n`);
