@@ -1,0 +1,23 @@
+// What the playground specs share: the server, the two widths, waiting for the page, screenshots.
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures.ts';
+
+/** `test.use` for the playground's own server (playwright.config.ts starts it) at desktop width. */
+export const PLAYGROUND = {
+  baseURL: `http://127.0.0.1:${process.env.PLAYGROUND_TEST_PORT}`,
+  viewport: { width: 1280, height: 900 },
+};
+
+/** The widths every main state is checked at. */
+export const WIDTHS = [1280, 375] as const;
+
+/** Waits until the page's last action has finished. */
+export const ready = (page: Page) => expect(page.locator('#status')).toHaveText('ready');
+
+/** A full-page screenshot under test-results/playground/, named for the state and the width. */
+export const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `test-results/playground/${name}-${page.viewportSize()?.width}.png`, fullPage: true });
+
+/** The names in this round's tools block, in order. */
+export const exposedNames = (page: Page) =>
+  page.locator('#usable li:not([data-via=call]) .tool-name').allTextContents();
