@@ -74,33 +74,31 @@ export const host = createHost({
   mode: coreMode,
 });
 
-// This round's and the last round's body in every mode of the provider on show, so switching the mode shows that
-// mode's own comparison, the one its prompt cache would make.
-let bodies = {
-  provider: app.provider,
-  now: new Map<Mode, Record<string, unknown>>(),
-  before: new Map<Mode, Record<string, unknown>>(),
-};
+// This round's and the last round's body for every provider and mode, so switching either shows that request's
+// own comparison: the one its prompt cache would make.
+type Bodies = Map<string, Record<string, unknown>>;
+let bodies = { now: new Map() as Bodies, before: new Map() as Bodies };
+const bodyKey = (provider: Provider, mode: Mode) => `${provider} ${mode}`;
 
 /** Forgets the compared bodies: a new conversation starts with nothing cached. */
 export function forgetBodies(): void {
-  bodies = { provider: app.provider, now: new Map(), before: new Map() };
+  bodies = { now: new Map(), before: new Map() };
 }
 
 /** Prepares the next round and shows it everywhere. */
 export async function nextRound(): Promise<Round> {
   const round = await host.prepare();
-  if (bodies.provider !== app.provider) forgetBodies();
-  bodies.before = bodies.now;
-  bodies.now = new Map();
-  for (const mode of providerModes()) bodies.now.set(mode, await bodyOf(round, mode));
+  bodies = { before: bodies.now, now: new Map() };
+  for (const [provider, { modes }] of Object.entries(PROVIDERS) as [Provider, (typeof PROVIDERS)[Provider]][]) {
+    for (const mode of modes) bodies.now.set(bodyKey(provider, mode), await bodyOf(round, provider, mode));
+  }
   await showRound(round);
   return round;
 }
 
-/** The adapter's request body for a round in a mode. */
-function bodyOf(round: Round, mode: Mode): Promise<Record<string, unknown>> {
-  return requestBody(app.provider, mode, {
+/** The adapter's request body for a round. */
+function bodyOf(round: Round, provider: Provider, mode: Mode): Promise<Record<string, unknown>> {
+  return requestBody(provider, mode, {
     layer: app.layer,
     sessionId: app.sessionId,
     tools: app.tools,
@@ -110,9 +108,9 @@ function bodyOf(round: Round, mode: Mode): Promise<Record<string, unknown>> {
   });
 }
 
-/** The body of the round on show in the chosen mode, as the adapter made it (what the real chat sends). */
+/** The body of the round on show for the chosen provider and mode, as the adapter made it (what real chat sends). */
 export function currentBody(): Record<string, unknown> | undefined {
-  return bodies.now.get(app.mode);
+  return bodies.now.get(bodyKey(app.provider, app.mode));
 }
 
 /** Draws a round: what the model can use, the provider's body compared with the last, the history, the charts. */
@@ -122,12 +120,10 @@ export async function showRound(round: Round | undefined = host.rounds.at(-1)): 
   save({ scriptStep: player.next, ...(app.store === 'indexeddb' && { history: [...host.history] }) });
   if (!round) return;
   renderRound(round, app.layer.options.alwaysDirectTools, (name) => void act(() => callByHand(name)));
-  if (bodies.provider !== app.provider || !bodies.now.has(app.mode)) {
-    forgetBodies();
-    bodies.now.set(app.mode, await bodyOf(round, app.mode));
-  }
-  const body = bodies.now.get(app.mode) as Record<string, unknown>;
-  const previous = bodies.before.get(app.mode);
+  const key = bodyKey(app.provider, app.mode);
+  if (!bodies.now.has(key)) bodies.now.set(key, await bodyOf(round, app.provider, app.mode));
+  const body = bodies.now.get(key) as Record<string, unknown>;
+  const previous = bodies.before.get(key);
   renderBody(app.provider, app.mode, diffBodies(app.provider, body, previous), previous === undefined);
 }
 

@@ -93,21 +93,20 @@ async function searchByHand(args: string): Promise<void> {
 function wireCatalogue(): void {
   const picker = byId<HTMLSelectElement>('catalogue');
   picker.addEventListener('change', () => void act(() => pickCatalogue(picker.value)));
-  byId('own-apply').addEventListener('click', () =>
-    act(async () => {
-      const text = byId<HTMLTextAreaElement>('own-text').value;
-      if (!(await applyOwn(text))) return;
-      fillPicker();
-      picker.value = OWN;
-      await pickCatalogue(OWN);
-    }),
-  );
+  const useOwn = async (text: string) => {
+    if (!(await applyOwn(text))) return;
+    fillPicker();
+    picker.value = OWN;
+    await pickCatalogue(OWN);
+  };
+  byId('own-apply').addEventListener('click', () => act(() => useOwn(byId<HTMLTextAreaElement>('own-text').value)));
   input('own-file').addEventListener('change', () =>
     act(async () => {
       const file = input('own-file').files?.[0];
       if (!file) return;
-      byId<HTMLTextAreaElement>('own-text').value = await file.text();
-      byId('own-apply').click();
+      const text = await file.text();
+      byId<HTMLTextAreaElement>('own-text').value = text;
+      await useOwn(text);
     }),
   );
   byId('queries').addEventListener('input', () => saveQueries(byId<HTMLTextAreaElement>('queries').value));
@@ -167,7 +166,6 @@ async function switchProvider(provider: Provider): Promise<void> {
   app.provider = provider;
   fillModes();
   saveChoice(provider, app.mode);
-  forgetBodies();
   await showRound();
 }
 

@@ -1,10 +1,16 @@
 // The numbers across rounds: the tools block's tokens in each mode against the plain list, and what the session
 // so far costs in each mode under the provider's cache rules, from `tool-search-layer/cost`.
-import { type CostMode, type Provider as CostProvider, estimateSessionCost } from 'tool-search-layer/cost';
+import {
+  type CostMode,
+  type Provider as CostProvider,
+  estimateSessionCost,
+  recommendExposure,
+  type SessionCostInput,
+} from 'tool-search-layer/cost';
 import { toolTokens } from './catalogues.ts';
 import { type ChartData, drawChart, type Line } from './chart.ts';
 import { CORE_MODES, type Round } from './host.ts';
-import type { Provider } from './providers.ts';
+import { PROVIDERS, type Provider } from './providers.ts';
 import { byId, formatCount } from './view.ts';
 
 const COLORS: Record<CostMode, string> = { none: '#b42318', tools: '#3538cd', bridge: '#027a48', native: '#8a4b00' };
@@ -35,31 +41,14 @@ export function tokenData(rounds: readonly Round[]): ChartData {
  * `discoveries` the searches that found something, the catalogue is the visible tools' plain list, and the
  * search tool's size is measured, not assumed. Null while the tokenizer loads.
  */
-export function costData(
-  rounds: readonly Round[],
-  provider: Provider,
-  keep: { perSearch: number; keep: number },
-): ChartData {
+export function costData(rounds: readonly Round[], provider: Provider, keep: Keep): ChartData {
   const estimates = rounds.map((round) => {
-    const catalogueTokens = toolTokens(round.blocks.none);
-    const searchTool = round.blocks.tools[0];
-    const searchToolTokens = searchTool && toolTokens([searchTool]);
-    if (catalogueTokens === undefined || searchToolTokens === undefined) return undefined;
-    const discoveries = Math.min(round.searches, Math.max(1, round.number - round.searches));
-    return estimateSessionCost({
-      provider: costProvider(provider),
-      catalogueTokens,
-      toolCount: Math.max(1, round.blocks.none.length),
-      turns: Math.max(1, round.number - round.searches),
-      discoveries,
-      toolsPerSearch: keep.perSearch,
-      maxDiscoveredKeep: keep.keep,
-      searchToolTokens,
-    });
+    const input = costInput(round, provider, keep);
+    return input && estimateSessionCost(input);
   });
-  const modes: CostMode[] = ['none', 'tools', 'bridge', 'native'];
-  const lines = modes
-    .filter((mode) => estimates.some((e) => e?.modes[mode]))
+  const offered = new Set<CostMode>(['none', ...PROVIDERS[provider].modes]);
+  const lines = (['none', 'tools', 'bridge', 'native'] as const)
+    .filter((mode) => offered.has(mode) && estimates.some((e) => e?.modes[mode]))
     .map((mode) => ({
       key: mode,
       label: LABELS[mode],
@@ -68,6 +57,35 @@ export function costData(
       values: estimates.map((e) => (e?.modes[mode] ? Math.round(e.modes[mode].cost) : null)),
     }));
   return { rounds: rounds.map((r) => r.number), unit: 'token-equivalents', lines };
+}
+
+/** What the search returns and the set keeps, for the cost model. */
+export interface Keep {
+  readonly perSearch: number;
+  readonly keep: number;
+}
+
+/**
+ * The cost model's input for the session up to a round: `turns` are the rounds that were not searches,
+ * `discoveries` the searches that found something, the catalogue is the visible tools' plain list, and the
+ * search tool's size is measured, not assumed. Undefined while the tokenizer loads.
+ */
+export function costInput(round: Round, provider: Provider, keep: Keep): SessionCostInput | undefined {
+  const catalogueTokens = toolTokens(round.blocks.none);
+  const searchTool = round.blocks.tools[0];
+  const searchToolTokens = searchTool && toolTokens([searchTool]);
+  if (catalogueTokens === undefined || searchToolTokens === undefined) return undefined;
+  const turns = Math.max(1, round.number - round.searches);
+  return {
+    provider: costProvider(provider),
+    catalogueTokens,
+    toolCount: Math.max(1, round.blocks.none.length),
+    turns,
+    discoveries: Math.min(round.searches, turns),
+    toolsPerSearch: keep.perSearch,
+    maxDiscoveredKeep: keep.keep,
+    searchToolTokens,
+  };
 }
 
 /** Draws both charts and the one-line headline about the last round. */
@@ -83,6 +101,10 @@ export function renderCharts(
   byId('cost-caption').textContent =
     `What the session so far costs in each mode under ${costProvider(provider) === 'anthropic' ? "Anthropic's" : "OpenAI's"} cache rules (token-equivalents at the base input price, from tool-search-layer/cost)`;
   const last = rounds.at(-1);
+  const input = last && costInput(last, provider, keep);
+  const advice = byId('cost-advice');
+  advice.hidden = !input;
+  if (input) advice.textContent = `For a session shaped like this one: ${recommendExposure(input).reason}`;
   const value = (key: string) => tokens.lines.find((l) => l.key === key)?.values.at(-1);
   const none = value('none');
   const headline = byId('chart-headline');
