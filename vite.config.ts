@@ -20,6 +20,7 @@ export default defineConfig({
       // Runtime and peer dependencies stay imports: the user's bundler resolves them once.
       external: [
         /^valibot/,
+        /^@cfworker\/json-schema/,
         /^stemmer/,
         /^idb-keyval/,
         /^cloudflare:/,

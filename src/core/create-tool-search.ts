@@ -1,5 +1,9 @@
 // The layer: options resolved once, then prepare / search / clear per round.
 
+import type { CallToolResult } from '../exposure/call-tool.ts';
+import type { CompactSearchResult } from '../exposure/compact.ts';
+import { exposureModes } from '../exposure/load.ts';
+import { type ExposureContext, modeOf } from '../exposure/mode.ts';
 import { createSemanticRanker } from '../search/semantic.ts';
 import { type CallCheck, type CheckCallOptions, undiscoveredResult, unknownToolResult } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
@@ -22,7 +26,7 @@ import { guardStore } from './store-guard.ts';
 import type { Message, Tool } from './types.ts';
 
 /** What the host knows about a round or a search call. */
-export interface SearchContext {
+export interface SearchContext extends ExposureContext {
   /** Opaque id of the conversation whose discovered set is used. */
   readonly sessionId: string;
   /** The tools available this round, as the host registered them. */
@@ -53,12 +57,18 @@ export interface ToolSearch {
   readonly options: ResolvedOptions;
   prepare(input: PrepareInput): Promise<PrepareResult>;
   /** Answers a `search_tools` call; bad arguments come back as `{ error, hint }`, never as an exception. */
-  search(context: SearchContext, args: unknown): Promise<SearchResult | SearchErrorResult>;
+  search(context: SearchContext, args: unknown): Promise<SearchResult | CompactSearchResult | SearchErrorResult>;
   /**
    * Says whether the model may call `name` this round: a direct tool, a discovered one, or any visible tool of
    * a bypassed round. Otherwise it returns the answer to send instead, and nothing may be executed.
    */
   checkCall(context: SearchContext, name: string, options?: CheckCallOptions): Promise<CallCheck>;
+  /**
+   * Answers a `call_tool` call (`{ name, arguments }`, an object or JSON string): `{ ok: true, name, arguments, tool }`
+   * when tool `name` may run with those arguments (unchanged, valid against its parameters), else `{ ok: false, result }`,
+   * the corrective result to send the model instead. Model input never throws.
+   */
+  callTool(context: SearchContext, args: unknown, options?: CheckCallOptions): Promise<CallToolResult>;
   /** Empties one session's discovered set, or every session's when no id is given. */
   clear(sessionId?: string): Promise<void>;
 }
@@ -101,6 +111,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   // Catalogue warnings once per layer: a catalogue already warned about costs one lookup.
   const warnedCatalogues = new WeakSet<CatalogueInfo>();
   const warnedEntries = new Set<string>();
+  const modes = exposureModes(resolved, semantic !== undefined);
 
   function warnCatalogue(info: CatalogueInfo, warn: (message: string) => void): void {
     if (warnedCatalogues.has(info)) return;
@@ -145,6 +156,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
 
     async prepare(input) {
       checkContext(input, 'prepare');
+      const mode = modeOf(input, resolved, 'prepare');
       const warnings: string[] = [];
       const warn = (message: string) => {
         warnings.push(message);
@@ -184,12 +196,17 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         warnedDirect.add(name);
         warn(`alwaysDirectTools names "${name}", which is not among this round's tools; it is not exposed`);
       }
-      logger.debug?.(`[tool-search-layer] ${sessionId}: exposing ${exposure.tools.length} of ${tools.length} tools`);
-      return { tools: exposure.tools, bypassed: false, discovered, warnings };
+      const exposed =
+        mode.exposure === 'bridge'
+          ? await modes.tools(sessionId, catalogue, visible, groupsKey(enabledGroups))
+          : exposure.tools;
+      logger.debug?.(`[tool-search-layer] ${sessionId}: exposing ${exposed.length} of ${tools.length} tools`);
+      return { tools: exposed, bypassed: false, discovered, warnings };
     },
 
     async search(context, args) {
       checkContext(context, 'search');
+      const mode = modeOf(context, resolved, 'search');
       const parsed = parseSearchArgs(args, texts);
       if (!parsed.ok) return parsed.result;
       const catalogue = catalogueOf(context.tools);
@@ -199,13 +216,14 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const ranked = semantic
         ? await semantic.rank(catalogue, visible, parsed.query, take)
         : rankSearch(catalogue, visible, parsed.query, take);
-      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, texts, ranked);
+      const shown = mode.exposure === 'tools' && !mode.compact ? texts : await modes.searchTexts(mode);
+      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, shown, ranked);
       if (result.tools.length > 0) {
         const found = result.tools.map((tool) => tool.name);
         await remember(context.sessionId, (current) => applyTouches(current, found, keep), loggingWarn);
       }
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
-      return result;
+      return mode.compact ? modes.compact(result) : result;
     },
 
     async checkCall(context, name, callOptions = {}) {
@@ -233,6 +251,17 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         await remember(sessionId, (current) => applyTouches(current, [name], keep), loggingWarn);
       }
       return { ok: false, result: undiscoveredResult(catalogue.tools[id] as Tool, mode, texts) };
+    },
+
+    async callTool(context, args, callOptions) {
+      checkContext(context, 'callTool');
+      modeOf(context, resolved, 'callTool');
+      const parts = {
+        checkCall: (name: string) => this.checkCall(context, name, callOptions),
+        stored: () => store.get(context.sessionId, loggingWarn),
+        warn: loggingWarn,
+      };
+      return modes.callTool(parts, context, args);
     },
 
     async clear(sessionId) {

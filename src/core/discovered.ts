@@ -1,4 +1,5 @@
 // The discovered set: which tools a session has found or used, and in what order the model sees them.
+import { bridgedName, CALL_TOOL_NAME } from '../exposure/mode.ts';
 import type { Message } from './types.ts';
 
 /** A session's discovered set as stores keep it; `v` is the format version. */
@@ -190,8 +191,10 @@ export function readEvents(
     const { role, toolCalls, toolCallId, content } = message as Message;
     if (role === 'assistant' && Array.isArray(toolCalls)) {
       for (const call of toolCalls as readonly unknown[]) {
-        const { id, name } = (call ?? {}) as { id?: unknown; name?: unknown };
-        if (typeof id === 'string' && id !== '' && typeof name === 'string') calls.set(id, name);
+        const { id, name, arguments: args } = (call ?? {}) as { id?: unknown; name?: unknown; arguments?: unknown };
+        // A bridged call is a use of the tool it names (SPEC 11).
+        const used = name === CALL_TOOL_NAME ? bridgedName(args) : name;
+        if (typeof id === 'string' && id !== '' && typeof used === 'string') calls.set(id, used);
       }
     } else if (role === 'tool' && typeof toolCallId === 'string') {
       const name = calls.get(toolCallId);

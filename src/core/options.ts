@@ -1,5 +1,7 @@
 // The options of createToolSearch: schema, defaults, and errors that name the path and the reason.
 import * as v from 'valibot';
+import { BRIDGE_TEXT_KEYS, type Exposure, exposureOptions, modeOf, type SearchResultsMode } from '../exposure/mode.ts';
+import type { BridgeTexts } from '../exposure/texts.ts';
 import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic.ts';
 import { createMemoryStore } from '../stores/memory.ts';
 import type { DiscoveredStore } from './store-guard.ts';
@@ -33,10 +35,14 @@ export interface ToolSearchOptions {
   readonly logger?: Logger;
   /** The built-in model-facing texts. Default 'en'. */
   readonly locale?: 'en' | 'zh';
-  /** Overrides single texts of the locale. */
-  readonly texts?: Partial<Texts>;
+  /** Overrides single texts of the locale (the bridge's texts included). */
+  readonly texts?: Partial<Texts & BridgeTexts>;
   /** A semantic ranker (the host's embedding model) fused with the built-in ranking. Default: none. */
   readonly semantic?: SemanticOptions;
+  /** What `prepare` sends when a call does not say: 'tools' (SPEC 4) or 'bridge' (a constant tools block, SPEC 11). Default 'tools'. */
+  readonly exposure?: Exposure;
+  /** 'compact': search results carry a one-line parameter summary ('tools' mode only; refused with 'bridge'). Default 'full'. */
+  readonly searchResults?: SearchResultsMode;
 }
 
 /** The options with every default applied and the texts merged. */
@@ -54,6 +60,9 @@ export interface ResolvedOptions {
   readonly logger: Logger;
   readonly texts: Texts;
   readonly semantic: ResolvedSemantic | undefined;
+  readonly locale: 'en' | 'zh';
+  readonly exposure: Exposure;
+  readonly searchResults: SearchResultsMode;
 }
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
@@ -64,7 +73,7 @@ const methods =
     value !== null &&
     names.every((name) => isFunction((value as Record<string, unknown>)[name]));
 
-const textKeys = Object.keys(locales.en) as (keyof Texts)[];
+const textKeys = [...Object.keys(locales.en), ...BRIDGE_TEXT_KEYS];
 
 const schema = v.strictObject(
   {
@@ -102,6 +111,7 @@ const schema = v.strictObject(
       {},
     ),
     semantic: semanticSchema,
+    ...exposureOptions,
   },
   'is not an option',
 );
@@ -109,12 +119,14 @@ const schema = v.strictObject(
 /** Validates options and applies defaults; throws ToolSearchError naming the option path and the reason. */
 export function resolveOptions(input: unknown): ResolvedOptions {
   const { locale, texts, store, logger, semantic, ...rest } = parseOptions(schema, input, 'createToolSearch');
+  modeOf({ searchResults: rest.searchResults }, rest, 'createToolSearch: invalid option "searchResults"');
   const defined = Object.fromEntries(Object.entries(texts).filter(([, text]) => text !== undefined));
   return Object.freeze({
     ...rest,
     alwaysDirectTools: Object.freeze([...rest.alwaysDirectTools]),
     store: store ?? createMemoryStore(),
     logger: logger ?? { warn: (message: string) => console.warn(message) },
+    locale,
     texts: Object.freeze({ ...locales[locale], ...defined }),
     semantic: semantic && Object.freeze({ ...semantic, model: semantic.model }),
   });

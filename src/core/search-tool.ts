@@ -12,7 +12,8 @@ export const SEARCH_TOOL_NAME = 'search_tools';
 export interface FoundTool {
   readonly name: string;
   readonly description: string;
-  readonly parameters: JsonSchema | null;
+  /** The full schema; in compact results (`searchResults: 'compact'`) a one-line summary such as `city: string, days?: integer`. */
+  readonly parameters: JsonSchema | string | null;
 }
 
 /** What `search` returns for valid arguments; JSON.stringify it for the model. */

@@ -1,0 +1,99 @@
+// The exposure modes of SPEC 11: the option, the per-call override, and the little the core needs eagerly.
+// Everything else of the bridge (its tools, callTool, the validator, compact results) loads on first use.
+import * as v from 'valibot';
+import { ToolSearchError } from '../core/errors.ts';
+
+/** The name of the bridge's meta-tool that calls a tool found with search_tools. */
+export const CALL_TOOL_NAME = 'call_tool';
+
+/** What `prepare` sends: 'tools' (discovered tools join the tools block) or 'bridge' (a constant block, SPEC 11). */
+export type Exposure = 'tools' | 'bridge';
+
+/** How search results carry each tool: 'full' (the whole schema) or 'compact' (a one-line parameter summary). */
+export type SearchResultsMode = 'full' | 'compact';
+
+/** The per-call fields of a context that choose the mode; adapters pass them, overriding the layer's options. */
+export interface ExposureContext {
+  readonly exposure?: Exposure | undefined;
+  readonly searchResults?: SearchResultsMode | undefined;
+}
+
+const EXPOSURES = ['tools', 'bridge'] as const;
+const RESULTS = ['full', 'compact'] as const;
+const oneOf = (values: readonly string[]) => `must be "${values.join('" or "')}"`;
+
+/** The valibot entries of the two options, spread into the options schema. */
+export const exposureOptions: {
+  readonly exposure: v.OptionalSchema<v.PicklistSchema<typeof EXPOSURES, string>, 'tools'>;
+  readonly searchResults: v.OptionalSchema<v.PicklistSchema<typeof RESULTS, string>, 'full'>;
+} = {
+  exposure: v.optional(v.picklist(EXPOSURES, oneOf(EXPOSURES)), 'tools'),
+  searchResults: v.optional(v.picklist(RESULTS, oneOf(RESULTS)), 'full'),
+};
+
+// Bridge search results are the only place the model reads schemas: they are never compact.
+const COMPACT_BRIDGE = '"compact" cannot be used with exposure "bridge"';
+
+/**
+ * The mode of one call: the context's fields over the layer's options. Throws ToolSearchError for a bad field.
+ * A layer's own 'compact' gives way to a per-call 'bridge' (an adapter's mode works with any layer); a per-call
+ * 'compact' with 'bridge' is refused.
+ */
+export function modeOf(
+  context: ExposureContext,
+  options: { readonly exposure: Exposure; readonly searchResults: SearchResultsMode },
+  call: string,
+): { readonly exposure: Exposure; readonly compact: boolean } {
+  const { exposure = options.exposure, searchResults } = context;
+  const bad = !EXPOSURES.includes(exposure)
+    ? `exposure ${oneOf(EXPOSURES)}`
+    : searchResults !== undefined && !RESULTS.includes(searchResults)
+      ? `searchResults ${oneOf(RESULTS)}`
+      : exposure === 'bridge' && searchResults === 'compact'
+        ? COMPACT_BRIDGE
+        : undefined;
+  if (bad) throw new ToolSearchError(`${call}: ${bad}`);
+  return { exposure, compact: exposure !== 'bridge' && (searchResults ?? options.searchResults) === 'compact' };
+}
+
+// call_tool arguments repeat in every round's history; parsing each once keeps `prepare` cheap.
+const parsedCalls = new Map<string, string | undefined>();
+const PARSED_CAP = 512;
+
+/** The tool a `call_tool` call names in its JSON arguments, or undefined when they name none. */
+export function bridgedName(args: unknown): string | undefined {
+  if (typeof args !== 'string') return undefined;
+  if (parsedCalls.has(args)) return parsedCalls.get(args);
+  let name: string | undefined;
+  try {
+    const parsed = (JSON.parse(args) as { name?: unknown } | null)?.name;
+    if (typeof parsed === 'string' && parsed !== '') name = parsed;
+  } catch {
+    // not JSON: no use is read from it
+  }
+  if (parsedCalls.size >= PARSED_CAP) parsedCalls.delete(parsedCalls.keys().next().value as string);
+  parsedCalls.set(args, name);
+  return name;
+}
+
+/** The keys of the bridge's texts (their words load with the bridge): the `texts` option accepts them too. */
+export const BRIDGE_TEXT_KEYS = [
+  'bridgeDescription',
+  'callToolDescription',
+  'callNameParam',
+  'callArgumentsParam',
+  'bridgeHintFound',
+  'compactHintFound',
+  'callArgsError',
+  'callArgsHint',
+  'reasonCallNotObject',
+  'reasonCallName',
+  'reasonCallArguments',
+  'callSelfError',
+  'callSelfHint',
+  'callSearchHint',
+  'unavailableError',
+  'unavailableHint',
+  'invalidArgsError',
+  'invalidArgsHint',
+] as const;
