@@ -2,6 +2,8 @@
 // clear) and a record of every round. Each round is prepared once per core mode, so the chart can set the tools
 // block of every mode beside the plain list a host without the layer would send.
 import {
+  CALL_TOOL_NAME,
+  type CompactSearchResult,
   type Message,
   type PrepareResult,
   SEARCH_TOOL_NAME,
@@ -10,7 +12,7 @@ import {
   type Tool,
   type ToolSearch,
 } from 'tool-search-layer';
-import { simulatedResult, withToolCall } from './session.ts';
+import { exampleArguments, simulatedResult, withToolCall } from './session.ts';
 
 /** The core's exposure modes, prepared every round for the chart. */
 export type CoreMode = 'tools' | 'bridge';
@@ -83,8 +85,8 @@ export function createHost(context: HostContext) {
       step = 'the user asks';
     },
     /** The model calls search_tools with `args` (as it sent them); the answer is appended. */
-    async search(args: unknown): Promise<SearchResult | SearchErrorResult> {
-      const result = await context.layer().search({ ...search(), exposure: context.mode() } as never, args);
+    async search(args: unknown): Promise<SearchResult | CompactSearchResult | SearchErrorResult> {
+      const result = await context.layer().search({ ...search(), exposure: context.mode() }, args);
       const text = typeof args === 'string' ? args : JSON.stringify(args);
       history = withToolCall(history, SEARCH_TOOL_NAME, text, result);
       if ('found' in result && result.found > 0) searches++;
@@ -92,12 +94,23 @@ export function createHost(context: HostContext) {
       return result;
     },
     /**
-     * The model calls a tool. The host asks the layer first, as a host must: a tool the model was never shown gets
-     * the layer's corrective answer; an allowed one gets the playground's simulated result (no backend here).
+     * The model calls a tool, with placeholder arguments its schema accepts. The host asks the layer first, as a
+     * host must: in mode tools through checkCall (a tool never shown gets the corrective answer), in mode bridge
+     * as a call_tool call through callTool (which also validates the arguments). An allowed call gets the
+     * playground's simulated result: there is no backend behind the catalogues.
      */
-    async call(name: string, args = '{}'): Promise<void> {
-      const check = await context.layer().checkCall(search(), name);
-      history = withToolCall(history, name, args, check.ok ? simulatedResult(name) : check.result);
+    async call(name: string): Promise<void> {
+      const layer = context.layer();
+      const tool = context.tools().find((t) => t.name === name);
+      const args = exampleArguments(tool?.parameters);
+      if (context.mode() === 'bridge') {
+        const request = JSON.stringify({ name, arguments: args });
+        const outcome = await layer.callTool({ ...search(), exposure: 'bridge' }, request);
+        history = withToolCall(history, CALL_TOOL_NAME, request, outcome.ok ? simulatedResult(name) : outcome.result);
+      } else {
+        const check = await layer.checkCall(search(), name);
+        history = withToolCall(history, name, JSON.stringify(args), check.ok ? simulatedResult(name) : check.result);
+      }
       step = `the model calls ${name}`;
     },
     /** Appends messages a real model and the adapter produced. */
@@ -124,7 +137,7 @@ export function createHost(context: HostContext) {
       const blocks = { none: visibleTools(base.tools, base.enabledGroups) } as Record<CoreMode | 'none', Tool[]>;
       let prepared: PrepareResult | undefined;
       for (const mode of CORE_MODES) {
-        const result = await layer.prepare({ ...base, exposure: mode } as never);
+        const result = await layer.prepare({ ...base, exposure: mode });
         blocks[mode] = result.tools;
         if (mode === context.mode()) prepared = result;
       }

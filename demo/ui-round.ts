@@ -1,17 +1,14 @@
 // The round on show: what the model can use (each tool once, with how it reaches the model and its place in the
 // discovered set's recency), and the request body the provider adapter made, part by part against the last round's.
-import { SEARCH_TOOL_NAME, type Tool } from 'tool-search-layer';
+import { CALL_TOOL_NAME, SEARCH_TOOL_NAME, type Tool } from 'tool-search-layer';
 import type { Round } from './host.ts';
 import { type BodyDiff, type BodyPart, PROVIDERS, type Provider } from './providers.ts';
 import { button, byId, formatCount, h } from './view.ts';
 
-/** The bridge's meta-tool, named as the contract names it. */
-export const CALL_TOOL = 'call_tool';
-
 /** How a tool reaches the model this round. */
 function kindOf(tool: Tool, round: Round, alwaysDirect: readonly string[]): string {
   if (round.prepared.bypassed) return 'sent directly (few tools)';
-  if (tool.name === SEARCH_TOOL_NAME || tool.name === CALL_TOOL) return 'meta-tool';
+  if (tool.name === SEARCH_TOOL_NAME || tool.name === CALL_TOOL_NAME) return 'meta-tool';
   if (alwaysDirect.includes(tool.name)) return 'always direct';
   return 'discovered, in the tools block';
 }
@@ -44,7 +41,7 @@ export function renderRound(round: Round, alwaysDirect: readonly string[], onCal
   byId('round-step').textContent = `after: ${round.step}`;
   const { prepared } = round;
   const inBlock = new Set(prepared.tools.map((tool) => tool.name));
-  const callable = (name: string) => name !== SEARCH_TOOL_NAME && name !== CALL_TOOL;
+  const callable = (name: string) => name !== SEARCH_TOOL_NAME && name !== CALL_TOOL_NAME;
   const rows = prepared.tools.map((tool) =>
     row(tool.name, kindOf(tool, round, alwaysDirect), round, callable(tool.name) ? onCall : undefined),
   );

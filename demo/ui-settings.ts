@@ -15,6 +15,7 @@ export function readOptions(): ToolSearchOptions {
   const options: Record<string, unknown> = {
     showToolNames: form.has('showToolNames'),
     locale: text('locale'),
+    searchResults: text('searchResults'),
     alwaysDirectTools: text('alwaysDirectTools')
       .split(',')
       .map((name) => name.trim())
@@ -47,7 +48,7 @@ export function applyOptions(): boolean {
   error.hidden = true;
   const form = byId<HTMLFormElement>('options');
   const values: Record<string, string | boolean> = {};
-  for (const name of [...NUMBERS, 'locale', 'alwaysDirectTools']) {
+  for (const name of [...NUMBERS, 'locale', 'searchResults', 'alwaysDirectTools']) {
     values[name] = (form.elements.namedItem(name) as HTMLInputElement).value;
   }
   values.showToolNames = (form.elements.namedItem('showToolNames') as HTMLInputElement).checked;

@@ -1,6 +1,6 @@
 // Rendering helpers and the small views: plain DOM rebuilt whole on every change (the lists are short, and it
 // keeps the state in main.ts the only source of truth).
-import type { Message, SearchErrorResult, SearchResult } from 'tool-search-layer';
+import type { CompactSearchResult, Message, SearchErrorResult, SearchResult } from 'tool-search-layer';
 
 type Child = Node | string | false | null | undefined;
 
@@ -37,7 +37,8 @@ export function button(label: string, onClick: () => void, attributes: Record<st
 }
 
 /** Shows a search result (or the error the model gets for bad arguments), with its exact JSON folded. */
-export function renderResult(result: SearchResult | SearchErrorResult, onNextPage: (offset: number) => void): void {
+export function renderResult(
+  result: SearchResult | CompactSearchResult | SearchErrorResult, onNextPage: (offset: number) => void): void {
   const summary = byId('result-summary');
   byId('result').hidden = false;
   byId('result-json').textContent = JSON.stringify(result, null, 2);

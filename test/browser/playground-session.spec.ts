@@ -27,16 +27,17 @@ const tokens = (tools: readonly Tool[]) =>
   );
 
 /** The page's script, replayed with the library: ask, search, call the first found, trim, clear memory. */
-async function replay(): Promise<{ none: number[]; tools: number[] }> {
+async function replay(): Promise<{ none: number[]; tools: number[]; bridge: number[] }> {
   const catalogue = github();
   const layer = createToolSearch({ store: createMemoryStore(), maxDirectTools: 5, maxSearchResults: 5 });
   const session = { sessionId: 'demo', tools: catalogue };
-  const counts = { none: [] as number[], tools: [] as number[] };
+  const counts = { none: [] as number[], tools: [] as number[], bridge: [] as number[] };
   let messages: Message[] = [];
   const round = async () => {
     const prepared = await layer.prepare({ ...session, messages });
     counts.none.push(tokens(catalogue));
     counts.tools.push(tokens(prepared.tools));
+    counts.bridge.push(tokens((await layer.prepare({ ...session, messages, exposure: 'bridge' })).tools));
   };
   const pair = (id: string, name: string, args: string, result: unknown): Message[] => [
     { role: 'assistant', content: null, toolCalls: [{ id, name, arguments: args }] },
@@ -49,7 +50,8 @@ async function replay(): Promise<{ none: number[]; tools: number[] }> {
   const first = 'tools' in result ? (result.tools[0]?.name as string) : '';
   messages = [...messages, ...pair('call_1', 'search_tools', args, result)];
   await round();
-  const called = pair('call_2', first, '{}', { ok: true, tool: first, note: 'simulated by the playground' });
+  const example = { owner: 'example', repo: 'example', title: 'example', head: 'example', base: 'example' };
+  const called = pair('call_2', first, JSON.stringify(example), { ok: true, tool: first, note: 'simulated by the playground' });
   messages = [...messages, ...called];
   await round();
   messages = [messages[0] as Message, ...called];
@@ -84,8 +86,9 @@ test('the scripted session to its end, with the charts drawn from the library’
   await expect(page.locator('#tokens-table tr[data-key=tools] td')).toHaveCount(5);
   await expect.poll(() => rowValues(page, 'tokens-table', 'none')).toEqual(expected.none);
   expect(await rowValues(page, 'tokens-table', 'tools')).toEqual(expected.tools);
+  expect(await rowValues(page, 'tokens-table', 'bridge')).toEqual(expected.bridge);
   // Cost per mode: one value per round and mode, none of them missing.
-  for (const mode of ['none', 'tools', 'native']) {
+  for (const mode of ['none', 'tools', 'bridge']) {
     const costs = await rowValues(page, 'cost-table', mode);
     expect(costs).toHaveLength(5);
     for (const cost of costs) expect(cost).toBeGreaterThan(0);
@@ -139,4 +142,24 @@ test('the provider and mode switch: each round as the provider’s own body, cha
   await expect(page.locator('#body-prefix')).toHaveClass(/held/);
   await expect(page.locator('#body-parts .part.changed')).toHaveCount(0);
   await shot(page, 'anthropic-native');
+});
+
+test('mode bridge: the same tools every round, the found tool called through call_tool, the prefix held', async ({
+  page,
+}) => {
+  await page.check('#modes input[value=bridge]');
+  await ready(page);
+  for (let i = 0; i < 3; i++) {
+    await page.click('#script-step');
+    await ready(page);
+  }
+  expect(await exposedNames(page)).toEqual(['search_tools', 'call_tool']);
+  await expect(page.locator('#usable li[data-via=call]')).toHaveCount(5);
+  await expect(page.locator('#history .call-name').last()).toHaveText('call_tool');
+  await expect(page.locator('#history li.tool').last()).toContainText('simulated by the playground');
+  await expect(page.locator('#body-title')).toHaveText('OpenAI Chat Completions, mode bridge');
+  await expect(page.locator('#body-prefix')).toHaveClass(/held/);
+  await expect(page.locator('#body-parts .part.changed')).toHaveCount(0);
+  await expect(page.locator('#body-parts .part[data-path="tools[2]"]')).toHaveCount(0);
+  await shot(page, 'bridge');
 });
