@@ -55,8 +55,8 @@ function emptyRound(): void {
   byId('body-prefix').textContent = '';
 }
 
-/** Switches to a catalogue (its tools, groups, sample queries, the script's request) and starts over. */
-async function pickCatalogue(id: string): Promise<void> {
+/** Switches to a catalogue (its tools, groups, sample queries, the script's request) and starts over, unless restoring. */
+async function pickCatalogue(id: string, restoring = false): Promise<void> {
   const tools = await catalogueTools(id);
   if (!tools) return;
   app.catalogue = id;
@@ -76,7 +76,7 @@ async function pickCatalogue(id: string): Promise<void> {
   fillGroups();
   showCatalogueStats();
   byId('golden-result').replaceChildren();
-  await newConversation();
+  if (!restoring) await newConversation();
 }
 
 /** The model called search_tools with `args` by hand: answer it, show it, prepare the next round. */
@@ -197,8 +197,12 @@ async function restore(): Promise<void> {
   app.catalogue =
     saved.catalogue === OWN && saved.ownText === undefined ? CATALOGUES[0].id : (saved.catalogue ?? CATALOGUES[0].id);
   fillPicker();
-  await pickCatalogue(app.catalogue);
-  if (app.store !== 'indexeddb' || !saved.history?.length) return storeNote();
+  const restoring = app.store === 'indexeddb' && (saved.history?.length ?? 0) > 0;
+  await pickCatalogue(app.catalogue, restoring);
+  if (!restoring || !saved.history) {
+    if (restoring === false) await newConversation();
+    return storeNote();
+  }
   const record = (await currentStore().get(app.sessionId)) as { order?: string[] } | undefined;
   host.reset(saved.history);
   player.rewind(saved.scriptStep ?? 0);

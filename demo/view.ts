@@ -38,7 +38,9 @@ export function button(label: string, onClick: () => void, attributes: Record<st
 
 /** Shows a search result (or the error the model gets for bad arguments), with its exact JSON folded. */
 export function renderResult(
-  result: SearchResult | CompactSearchResult | SearchErrorResult, onNextPage: (offset: number) => void): void {
+  result: SearchResult | CompactSearchResult | SearchErrorResult,
+  onNextPage: (offset: number) => void,
+): void {
   const summary = byId('result-summary');
   byId('result').hidden = false;
   byId('result-json').textContent = JSON.stringify(result, null, 2);

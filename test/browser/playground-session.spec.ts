@@ -51,7 +51,11 @@ async function replay(): Promise<{ none: number[]; tools: number[]; bridge: numb
   messages = [...messages, ...pair('call_1', 'search_tools', args, result)];
   await round();
   const example = { owner: 'example', repo: 'example', title: 'example', head: 'example', base: 'example' };
-  const called = pair('call_2', first, JSON.stringify(example), { ok: true, tool: first, note: 'simulated by the playground' });
+  const called = pair('call_2', first, JSON.stringify(example), {
+    ok: true,
+    tool: first,
+    note: 'simulated by the playground',
+  });
   messages = [...messages, ...called];
   await round();
   messages = [messages[0] as Message, ...called];

@@ -1,0 +1,100 @@
+// Real chat against a mock OpenAI-compatible endpoint served by this test: every request the page sends carries
+// only the tools the layer exposed that round, and the reply's tool calls are played through the layer (the
+// search answered by it, the found tool allowed and run, its result sent back). The key goes to the endpoint only.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from './fixtures.ts';
+import { exposedNames, PLAYGROUND, ready, shot } from './playground-helpers.ts';
+
+test.use(PLAYGROUND);
+
+interface Seen {
+  body: { model: string; messages: { role: string; content?: string }[]; tools?: { function: { name: string } }[] };
+  authorization: string | undefined;
+}
+
+const seen: Seen[] = [];
+let server: Server;
+let endpoint = '';
+
+/** The model's replies, in turn: search, call the first tool found, answer. */
+function reply(turn: number, lastToolContent: string | undefined): unknown {
+  const call = (name: string, args: unknown) => ({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: `call_${turn}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  });
+  if (turn === 0) return call('search_tools', { query: 'take a screenshot of the page' });
+  if (turn === 1) return call(JSON.parse(lastToolContent ?? '{}').tools?.[0]?.name ?? 'none', {});
+  return { role: 'assistant', content: 'Here is your screenshot.' };
+}
+
+const read = (request: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let text = '';
+    request.on('data', (chunk) => {
+      text += chunk;
+    });
+    request.on('end', () => resolve(text));
+  });
+
+test.beforeAll(async () => {
+  server = createServer(async (request, response) => {
+    response.setHeader('access-control-allow-origin', '*');
+    response.setHeader('access-control-allow-headers', 'content-type, authorization');
+    if (request.method === 'OPTIONS') return void response.writeHead(204).end();
+    const body = JSON.parse(await read(request)) as Seen['body'];
+    seen.push({ body, authorization: request.headers.authorization });
+    const lastTool = body.messages.findLast((m) => m.role === 'tool')?.content;
+    const message = reply(seen.length - 1, lastTool);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        id: `r${seen.length}`,
+        object: 'chat.completion',
+        choices: [{ index: 0, message, finish_reason: 'stop' }],
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+test('a real chat round trip: only the exposed tools are sent, and tool calls go through the layer', async ({
+  page,
+}) => {
+  await page.selectOption('#catalogue', 'mcp-npm-capture');
+  await ready(page);
+  await page.fill('#chat-endpoint', endpoint);
+  await page.fill('#chat-model', 'mock-model');
+  await page.fill('#chat-key', 'test-key');
+  await page.fill('#chat-message', 'Take a screenshot of example.com');
+  await page.click('#chat button[type=submit]');
+  await expect(page.locator('#chat-status')).toHaveText('The model answered after 3 calls.');
+  await ready(page);
+
+  expect(seen).toHaveLength(3);
+  const names = (i: number) => (seen[i]?.body.tools ?? []).map((t) => t.function.name);
+  // Round 1: only the search tool, not the 79 tools of the catalogue.
+  expect(names(0)).toEqual(['search_tools']);
+  // The layer answered the search: its result is in the next request, and the tools it found were exposed.
+  const searchResult = JSON.parse(seen[1]?.body.messages.findLast((m) => m.role === 'tool')?.content ?? '{}');
+  const found: string[] = searchResult.tools.map((t: { name: string }) => t.name);
+  expect(found[0]).toBe('browser_take_screenshot');
+  expect(names(1)).toEqual(['search_tools', ...found]);
+  // The call of a found tool was allowed and run: the simulated result went back to the model.
+  expect(seen[2]?.body.messages.findLast((m) => m.role === 'tool')?.content).toContain('simulated by the playground');
+  expect(names(2)).toEqual(['search_tools', ...found]);
+  // What the page shows for the last round is exactly what was sent.
+  expect(await exposedNames(page)).toEqual(names(2));
+  for (const request of seen) {
+    expect(request.body.model).toBe('mock-model');
+    expect(request.authorization).toBe('Bearer test-key');
+  }
+  await expect(page.locator('#history li.assistant').last()).toContainText('Here is your screenshot.');
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  expect(stored).not.toContain('test-key');
+  await shot(page, 'chat');
+});
