@@ -99,7 +99,7 @@ describe('withToolSearch in generateText', () => {
   it('searches, calls the found tool next step, and keeps it for the next generateText of the session', async () => {
     const ran: string[] = [];
     const layer = createToolSearch();
-    const settings = withToolSearch(layer, { sessionId: 's1', tools: catalogue(ran) });
+    const settings = withToolSearch(layer, { exposure: 'tools', sessionId: 's1', tools: catalogue(ran) });
     const model = scripted([
       { calls: [{ name: 'search_tools', input: { query: 'weather city', limit: 1 } }] },
       { calls: [{ name: 'get_weather', input: { city: 'Paris' } }] },
@@ -126,7 +126,7 @@ describe('withToolSearch in generateText', () => {
     const again = scripted([{ calls: [{ name: 'get_weather', input: { city: 'Oslo' } }] }, { text: 'Cold.' }]);
     await generateText({
       model: again,
-      ...withToolSearch(layer, { sessionId: 's1', tools: catalogue(ran) }),
+      ...withToolSearch(layer, { exposure: 'tools', sessionId: 's1', tools: catalogue(ran) }),
       stopWhen: stepCountIs(3),
       prompt: 'And Oslo?',
     });
@@ -136,7 +136,7 @@ describe('withToolSearch in generateText', () => {
     const other = scripted([{ text: 'Hi.' }]);
     await generateText({
       model: other,
-      ...withToolSearch(layer, { sessionId: 's2', tools: catalogue(ran) }),
+      ...withToolSearch(layer, { exposure: 'tools', sessionId: 's2', tools: catalogue(ran) }),
       prompt: 'Hi',
     });
     expect(toolNames(other.doGenerateCalls[0] as never)).toEqual(['search_tools']);
@@ -151,7 +151,7 @@ describe('withToolSearch in generateText', () => {
     ]);
     await generateText({
       model,
-      ...withToolSearch(layer, { sessionId: 'order', tools: catalogue([]) }),
+      ...withToolSearch(layer, { exposure: 'tools', sessionId: 'order', tools: catalogue([]) }),
       stopWhen: stepCountIs(4),
       prompt: 'Trip',
     });
@@ -166,7 +166,7 @@ describe('withToolSearch in generateText', () => {
     const model = scripted([{ calls: [{ name: 'search_tools', input: { limit: 'many' } }] }, { text: 'ok' }]);
     await generateText({
       model,
-      ...withToolSearch(createToolSearch(), { sessionId: 'bad', tools: catalogue([]) }),
+      ...withToolSearch(createToolSearch(), { exposure: 'tools', sessionId: 'bad', tools: catalogue([]) }),
       stopWhen: stepCountIs(3),
       prompt: 'x',
     });
@@ -181,7 +181,11 @@ describe('withToolSearch in generateText', () => {
     const model = scripted([{ calls: [{ name: 'send_email', input: { to: 'a', body: 'b' } }] }, { text: 'sent' }]);
     await generateText({
       model,
-      ...withToolSearch(createToolSearch(), { sessionId: 'few', tools: { get_weather, send_email } }),
+      ...withToolSearch(createToolSearch(), {
+        exposure: 'tools',
+        sessionId: 'few',
+        tools: { get_weather, send_email },
+      }),
       stopWhen: stepCountIs(3),
       prompt: 'mail',
     });
@@ -190,6 +194,30 @@ describe('withToolSearch in generateText', () => {
       ['get_weather', 'send_email'],
     ]);
     expect(ran).toEqual(['send_email']);
+  });
+
+  it('never sends an entry the layer skips, even when the layer is off (issue 15, item 1)', async () => {
+    const ran: string[] = [];
+    const { get_weather, send_email } = catalogue(ran);
+    const unnamed = tool({ description: 'A tool without a name', inputSchema: z.object({}), execute: async () => 0 });
+    for (const layer of [createToolSearch(), createToolSearch({ enabled: false })]) {
+      const model = scripted([{ calls: [{ name: 'send_email', input: { to: 'a', body: 'b' } }] }, { text: 'sent' }]);
+      await generateText({
+        model,
+        ...withToolSearch(layer, {
+          exposure: 'tools',
+          sessionId: 'skipped',
+          tools: { '': unnamed, get_weather, send_email },
+        }),
+        stopWhen: stepCountIs(3),
+        prompt: 'mail',
+      });
+      expect(model.doGenerateCalls.map(toolNames)).toEqual([
+        ['get_weather', 'send_email'],
+        ['get_weather', 'send_email'],
+      ]);
+    }
+    expect(ran).toEqual(['send_email', 'send_email']);
   });
 
   it('hides tools outside the enabled groups from search and names list', async () => {
@@ -201,6 +229,7 @@ describe('withToolSearch in generateText', () => {
     await generateText({
       model,
       ...withToolSearch(createToolSearch(), {
+        exposure: 'tools',
         sessionId: 'groups',
         tools,
         groups: { send_email: ['mail'], read_inbox: ['mail'], get_weather: ['weather'] },
@@ -238,6 +267,7 @@ describe('withToolSearch in a ToolLoopAgent, beside the SDK’s own toolSearch',
     const agent = new ToolLoopAgent({
       model,
       ...withToolSearch(createToolSearch(), {
+        exposure: 'tools',
         sessionId: 'agent',
         tools: { ...catalogue(ran), sdk_search: toolSearch(), convert_currency: deferred },
       }),
@@ -265,7 +295,12 @@ describe('calls of tools the model was never shown', () => {
       ]);
       const result = await generateText({
         model,
-        ...withToolSearch(layer, { sessionId: `blind-${mode}`, tools: catalogue(ran), onUndiscoveredCall: mode }),
+        ...withToolSearch(layer, {
+          exposure: 'tools',
+          sessionId: `blind-${mode}`,
+          tools: catalogue(ran),
+          onUndiscoveredCall: mode,
+        }),
         stopWhen: stepCountIs(3),
         prompt: 'Mail Bob',
       });
@@ -303,7 +338,7 @@ describe('calls of tools the model was never shown', () => {
     const model = scripted([{ calls: [{ name: 'send_mail', input: {} }] }, { text: 'ok' }]);
     await generateText({
       model,
-      ...withToolSearch(createToolSearch(), { sessionId: 'unknown', tools: catalogue([]) }),
+      ...withToolSearch(createToolSearch(), { exposure: 'tools', sessionId: 'unknown', tools: catalogue([]) }),
       stopWhen: stepCountIs(3),
       prompt: 'x',
     });
@@ -316,7 +351,11 @@ describe('calls of tools the model was never shown', () => {
 
   it('guards execute itself, for a runtime that would run a tool that is not active', async () => {
     const ran: string[] = [];
-    const settings = withToolSearch(createToolSearch(), { sessionId: 'guard', tools: catalogue(ran) });
+    const settings = withToolSearch(createToolSearch(), {
+      exposure: 'tools',
+      sessionId: 'guard',
+      tools: catalogue(ran),
+    });
     await settings.prepareStep({ messages: [], steps: [], stepNumber: 0 } as never);
     const execute = settings.tools.send_email.execute as (input: unknown, options: unknown) => Promise<unknown>;
     const answer = await execute({ to: 'a', body: 'b' }, { toolCallId: 'c1', messages: [] });
@@ -365,7 +404,7 @@ describe('withToolSearch in streamText', () => {
     });
     const result = streamText({
       model,
-      ...withToolSearch(createToolSearch(), { sessionId: 'stream', tools: catalogue(ran) }),
+      ...withToolSearch(createToolSearch(), { exposure: 'tools', sessionId: 'stream', tools: catalogue(ran) }),
       stopWhen: stepCountIs(5),
       prompt: 'Say hello in French',
     });
@@ -422,7 +461,7 @@ describe('conversions between AI SDK tools and the layer’s shape', () => {
     ]);
     await generateText({
       model,
-      ...withToolSearch(createToolSearch(), { sessionId: 'mcp-bridge', ...bridged }),
+      ...withToolSearch(createToolSearch(), { exposure: 'tools', sessionId: 'mcp-bridge', ...bridged }),
       stopWhen: stepCountIs(5),
       prompt: 'Fax hello',
     });
@@ -479,6 +518,46 @@ describe('toLayerMessages', () => {
   });
 });
 
+describe('toLayerMessages for the append-only exposures', () => {
+  it('gives a call_tool call its arguments, and reads tool-reference parts as the tools a search found', () => {
+    const reference = (toolName: string) => ({
+      type: 'custom',
+      providerOptions: { anthropic: { type: 'tool-reference', toolName } },
+    });
+    const messages = [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'a', toolName: 'call_tool', input: { name: 'send_email', arguments: {} } },
+          { type: 'tool-call', toolCallId: 'b', toolName: 'search_tools', input: { query: 'x' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'b',
+            toolName: 'search_tools',
+            output: { type: 'content', value: [reference('one'), reference('two')] },
+          },
+        ],
+      },
+    ] as unknown as ModelMessage[];
+    expect(toLayerMessages(messages)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        toolCalls: [
+          { id: 'a', name: 'call_tool', arguments: '{"name":"send_email","arguments":{}}' },
+          { id: 'b', name: 'search_tools' },
+        ],
+      },
+      { role: 'tool', toolCallId: 'b', content: '{"tools":[{"name":"one"},{"name":"two"}]}' },
+    ]);
+  });
+});
+
 describe('withToolSearch options', () => {
   it('throws ToolSearchError naming the path', () => {
     const layer = createToolSearch();
@@ -495,5 +574,13 @@ describe('withToolSearch options', () => {
       withToolSearch(layer, { sessionId: 's', tools: { ...tools, search_tools: tools.book_flight } }),
     ).toThrow(/search_tools/);
     expect(() => withToolSearch({} as never, { sessionId: 's', tools })).toThrow(ToolSearchError);
+    expect(() => withToolSearch(layer, { sessionId: 's', tools, exposure: 'defer' as never })).toThrow(
+      /withToolSearch: options\.exposure must be "tools", "bridge", "native"/,
+    );
+    for (const reserved of ['call_tool', 'tool_search']) {
+      expect(() =>
+        withToolSearch(layer, { sessionId: 's', tools: { ...tools, [reserved]: tools.book_flight } }),
+      ).toThrow(new RegExp(`options\\.tools\\.${reserved}`));
+    }
   });
 });

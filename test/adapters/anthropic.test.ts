@@ -53,7 +53,7 @@ async function session(
     return `ran ${call.name}`;
   };
   const messages: MessageParam[] = [{ role: 'user', content: 'Plan my week.' }];
-  const common = { sessionId: 'a1', groupOf, native: options.native };
+  const common = { sessionId: 'a1', groupOf, exposure: options.native ? ('native' as const) : ('tools' as const) };
   for (let round = 0; round < (options.rounds ?? 12); round++) {
     const body = { model: 'mock-model', max_tokens: 512, system: 'You help.', messages, tools };
     const reply = await client.messages.create(await prepareAnthropicMessages(layer, body, common));
@@ -73,7 +73,7 @@ async function session(
 const toolResults = (messages: readonly MessageParam[]) =>
   messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result');
 
-describe('Anthropic Messages, portable mode', () => {
+describe("Anthropic Messages, exposure 'tools' (the tools array replaced at each discovery)", () => {
   const script: Script = (_r, index) =>
     [
       anthropicReply({ text: 'Let me look.', uses: [['search_tools', { query: 'weather forecast' }]] }),
@@ -85,7 +85,7 @@ describe('Anthropic Messages, portable mode', () => {
     const { client, provider } = await start(script);
     const layer = createToolSearch(quiet());
     const body = (messages: MessageParam[]) => ({ model: 'm', max_tokens: 9, messages, tools: [...tools, webSearch] });
-    const first = await prepareAnthropicMessages(layer, body([]), { sessionId: 'p' });
+    const first = await prepareAnthropicMessages(layer, body([]), { sessionId: 'p', exposure: 'tools' });
     expect(names(first.tools)).toEqual(['search_tools', 'web_search']);
     expect(first.tools.at(-1)).toBe(webSearch);
     const { messages, calls } = await session(layer, client);
@@ -106,7 +106,11 @@ describe('Anthropic Messages, portable mode', () => {
     await session(createToolSearch(quiet()), client);
     const fresh = createToolSearch(quiet());
     const history = provider.body(2).messages as MessageParam[];
-    const request = await prepareAnthropicMessages(fresh, { messages: history, tools }, { sessionId: 'x' });
+    const request = await prepareAnthropicMessages(
+      fresh,
+      { messages: history, tools },
+      { sessionId: 'x', exposure: 'tools' },
+    );
     expect(names(request.tools)).toEqual(['search_tools', 'get_forecast', 'get_weather', 'query_city_weather']);
   });
 
@@ -192,7 +196,7 @@ describe('Anthropic Messages, native mode (defer_loading and tool_reference)', (
     const searchResult = read.find((m) => m.role === 'tool');
     expect(JSON.parse(searchResult?.content ?? '').tools).toEqual(expect.arrayContaining([{ name: 'get_forecast' }]));
     const fresh = createToolSearch(quiet());
-    const request = await prepareAnthropicMessages(fresh, { messages, tools }, { sessionId: 'n' });
+    const request = await prepareAnthropicMessages(fresh, { messages, tools }, { sessionId: 'n', exposure: 'tools' });
     expect(names(request.tools)).toEqual(expect.arrayContaining(['get_forecast', 'send_email']));
   });
 

@@ -1,6 +1,6 @@
 // A scripted provider on loopback: the real OpenAI and Anthropic SDK clients talk to it over HTTP,
 // it records each request body, and answers with the next scripted reply.
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request as the server received it. */
@@ -10,6 +10,8 @@ export interface RecordedRequest {
   /** The raw body text, byte for byte as the client sent it. */
   readonly raw: string;
   readonly body: Record<string, unknown>;
+  /** The request headers (lower-case names), e.g. `anthropic-beta`. */
+  readonly headers: IncomingHttpHeaders;
 }
 
 /** A running mock provider. */
@@ -44,6 +46,7 @@ export async function startMockProvider(script: Script): Promise<MockProvider> {
       path: request.url ?? '',
       raw,
       body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
+      headers: request.headers,
     };
     requests.push(recorded);
     let reply: unknown;

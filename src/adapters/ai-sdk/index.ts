@@ -1,7 +1,7 @@
 // tool-search-layer/ai-sdk: tool search for generateText, streamText and agents of the `ai` package (v7).
 
 export { toLayerMessages } from './messages.ts';
+export type { AiSdkExposure, LayerTools, ToolSearchSettings, WithToolSearchOptions } from './options.ts';
 export type { ExecuteByName } from './tools.ts';
 export { fromLayerTools, toLayerTools } from './tools.ts';
-export type { ToolSearchSettings, WithToolSearchOptions } from './with-tool-search.ts';
 export { withToolSearch } from './with-tool-search.ts';

@@ -1,6 +1,8 @@
 // The AI SDK's ModelMessage history, read as the layer's provider-neutral messages.
 import type { ModelMessage } from 'ai';
+import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { Message, ToolCall } from '../../core/types.ts';
+import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 
 type Part = { readonly type?: unknown; readonly [key: string]: unknown };
 
@@ -29,12 +31,27 @@ function outputText(output: unknown): string | undefined {
   if ((type === 'text' || type === 'error-text') && typeof value === 'string') return value;
   if (type === 'json' || type === 'error-json') return json(value);
   if (type === 'content' && Array.isArray(value)) {
+    const loaded = referenced(value);
+    if (loaded.length > 0) return JSON.stringify({ tools: loaded.map((name) => ({ name })) });
     return value
       .filter((item): item is Part => isObject(item) && item.type === 'text' && typeof item.text === 'string')
       .map((item) => item.text as string)
       .join('\n');
   }
   return undefined;
+}
+
+/** The tools a native Anthropic search result loads: its `tool-reference` parts, read as a search result's names. */
+function referenced(parts: readonly unknown[]): string[] {
+  const names: string[] = [];
+  for (const part of parts) {
+    if (!isObject(part) || part.type !== 'custom' || !isObject(part.providerOptions)) continue;
+    const anthropic = part.providerOptions.anthropic;
+    if (isObject(anthropic) && anthropic.type === 'tool-reference' && typeof anthropic.toolName === 'string') {
+      names.push(anthropic.toolName);
+    }
+  }
+  return names;
 }
 
 function text(content: unknown): string | undefined {
@@ -57,6 +74,14 @@ function toolMessage(part: Part): Message | undefined {
  * `tool-result` parts) to the layer's `Message[]`. Malformed messages and parts are skipped, never thrown on.
  */
 export function toLayerMessages(messages: readonly ModelMessage[] | undefined): Message[] {
+  return readMessages(messages, new Set());
+}
+
+/** toLayerMessages, reading calls of the names in `searchAliases` (OpenAI's `tool_search`) as `search_tools` calls. */
+export function readMessages(
+  messages: readonly ModelMessage[] | undefined,
+  searchAliases: ReadonlySet<string>,
+): Message[] {
   const out: Message[] = [];
   if (!Array.isArray(messages)) return out;
   for (const message of messages as readonly unknown[]) {
@@ -69,7 +94,13 @@ export function toLayerMessages(messages: readonly ModelMessage[] | undefined): 
       const toolCalls: ToolCall[] = [];
       for (const part of parts) {
         if (part.type === 'tool-call' && typeof part.toolCallId === 'string' && typeof part.toolName === 'string') {
-          toolCalls.push({ id: part.toolCallId, name: part.toolName });
+          const name = searchAliases.has(part.toolName) ? SEARCH_TOOL_NAME : part.toolName;
+          // A bridged call is a use of the tool its arguments name, so the layer reads them.
+          const args =
+            name === CALL_TOOL_NAME
+              ? { arguments: typeof part.input === 'string' ? part.input : json(part.input) }
+              : {};
+          toolCalls.push({ id: part.toolCallId, name, ...args });
         }
       }
       out.push({ role: 'assistant', content: text(content) ?? null, ...(toolCalls.length > 0 && { toolCalls }) });

@@ -1,11 +1,20 @@
 // tool-search-layer/anthropic: the layer for Anthropic's Messages API.
 
 export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
+export type { AnswerAnthropicToolUseOptions } from './answer.ts';
+export { answerAnthropicToolUse } from './answer.ts';
+export { INLINE_BETAS } from './inline.ts';
+export type { AnthropicMessage } from './messages.ts';
 export {
   anthropicMessagesToMessages,
   anthropicToolsToTools,
   messagesToAnthropicMessages,
   toolToAnthropicTool,
 } from './messages.ts';
-export type { AnswerAnthropicToolUseOptions, AnthropicMessagesBody, AnthropicOptions } from './prepare.ts';
-export { answerAnthropicToolUse, prepareAnthropicMessages } from './prepare.ts';
+export type {
+  AnthropicExposure,
+  AnthropicInlineBody,
+  AnthropicMessagesBody,
+  AnthropicOptions,
+} from './prepare.ts';
+export { prepareAnthropicMessages } from './prepare.ts';

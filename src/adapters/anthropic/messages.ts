@@ -1,5 +1,6 @@
 // Anthropic Messages API shapes: tools with `input_schema`, `tool_use` and `tool_result` blocks,
 // converted to and from the layer's shapes.
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type {
   Tool as AnthropicTool,
   MessageParam,
@@ -45,6 +46,9 @@ export function toolToAnthropicTool(tool: Tool): AnthropicTool {
 
 type Block = { readonly type?: string; readonly [key: string]: unknown };
 
+/** A message of a Messages request: the stable shapes, or the beta ones (mid-conversation `role: 'system'`). */
+export type AnthropicMessage = MessageParam | BetaMessageParam;
+
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -69,9 +73,26 @@ function toolResultContent(content: unknown, calledName: string | undefined): st
   return text.startsWith(NOT_CALLED) ? text : JSON.stringify({ notCalled: calledName ?? '', tools: references });
 }
 
+const isToolSearch = (name: unknown): boolean => typeof name === 'string' && name.startsWith('tool_search_tool_');
+
+/** The tools each of Anthropic's server-side tool searches in a turn loaded (`tool_search_tool_result` blocks). */
+export function serverSearchResults(blocks: readonly unknown[]): { id: string; names: string[] }[] {
+  const results: { id: string; names: string[] }[] = [];
+  for (const block of blocks as readonly Block[]) {
+    if (block?.type !== 'tool_search_tool_result' || typeof block.tool_use_id !== 'string') continue;
+    const references = (block.content as { tool_references?: unknown } | null)?.tool_references;
+    if (!Array.isArray(references)) continue;
+    const names = references
+      .map((reference: Block) => reference?.tool_name)
+      .filter((name): name is string => typeof name === 'string');
+    results.push({ id: block.tool_use_id, names });
+  }
+  return results;
+}
+
 /** Anthropic messages (and the `system` parameter) as the layer's messages. */
 export function anthropicMessagesToMessages(
-  messages: readonly MessageParam[],
+  messages: readonly AnthropicMessage[],
   system?: string | readonly TextBlockParam[] | undefined,
 ): Message[] {
   const out: Message[] = [];
@@ -88,11 +109,18 @@ export function anthropicMessagesToMessages(
     if (role === 'assistant') {
       const toolCalls: ToolCall[] = [];
       for (const block of blocks) {
+        if (block?.type === 'server_tool_use' && typeof block.id === 'string' && isToolSearch(block.name)) {
+          // Anthropic's own tool search ran inside this turn; read as a search_tools call, its loads count as discoveries.
+          toolCalls.push({ id: block.id, name: SEARCH_TOOL_NAME, arguments: JSON.stringify(block.input ?? {}) });
+        }
         if (block?.type !== 'tool_use' || typeof block.id !== 'string' || typeof block.name !== 'string') continue;
         called.set(block.id, block.name);
         toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });
       }
       out.push({ role: 'assistant', content: textOf(content), ...(toolCalls.length > 0 && { toolCalls }) });
+      for (const { id, names } of serverSearchResults(blocks)) {
+        out.push({ role: 'tool', toolCallId: id, content: JSON.stringify({ tools: names.map((name) => ({ name })) }) });
+      }
       continue;
     }
     // A user turn: its tool results answer the previous assistant turn, then comes the user's text.

@@ -1,0 +1,152 @@
+// The cost table of `npm run bench`: scripted sessions priced by tool-search-layer/cost in every mode and
+// provider, on the GitHub MCP catalogue and a 1,000-tool slice of seal-tools, with the break-even points.
+// bench/cost-sessions.ts runs the same sessions through the real adapters and prices the recorded bodies;
+// this file compares the two.
+
+import { createToolSearch, SEARCH_TOOL_NAME } from 'tool-search-layer';
+import { type CostMode, estimateSessionCost, type Provider, recommendExposure } from 'tool-search-layer/cost';
+import type { BenchTool } from './data.ts';
+import type { Table } from './table.ts';
+import { toolsTokens } from './tokens.ts';
+
+export const COST_PROVIDERS: readonly Provider[] = ['anthropic', 'openai', 'gemini'];
+export const COST_MODES: readonly CostMode[] = ['none', 'tools', 'bridge', 'native'];
+export const COST_SESSIONS = [
+  { turns: 10, discoveries: 2 },
+  { turns: 10, discoveries: 6 },
+  { turns: 30, discoveries: 2 },
+  { turns: 30, discoveries: 6 },
+] as const;
+
+/** What the estimator needs to know about a catalogue, measured with o200k. */
+export interface CatalogueShape {
+  name: string;
+  catalogueTokens: number;
+  toolCount: number;
+  searchToolTokens: number;
+}
+
+/** Measures a catalogue the way the estimator takes it: the whole tools block and the search tool alone. */
+export async function catalogueShape(name: string, tools: readonly BenchTool[]): Promise<CatalogueShape> {
+  const { tools: exposed } = await createToolSearch().prepare({ sessionId: 'cost', tools });
+  return {
+    name,
+    catalogueTokens: toolsTokens(tools),
+    toolCount: tools.length,
+    searchToolTokens: toolsTokens(exposed.filter((t) => t.name === SEARCH_TOOL_NAME)),
+  };
+}
+
+export interface CostRow {
+  catalogue: string;
+  turns: number;
+  discoveries: number;
+  provider: Provider;
+  estimated: Record<CostMode, number | null>;
+  /** Filled by bench/cost-sessions.ts: the recorded sessions priced the same way. */
+  measured?: Partial<Record<CostMode, number | null>>;
+  cheapest: CostMode;
+}
+
+/** Every scripted session priced by the estimator. */
+export function estimateRows(shapes: readonly CatalogueShape[]): CostRow[] {
+  const rows: CostRow[] = [];
+  for (const shape of shapes) {
+    for (const session of COST_SESSIONS) {
+      for (const provider of COST_PROVIDERS) {
+        const advice = recommendExposure({ provider, ...session, ...shapeInput(shape) });
+        rows.push({ catalogue: shape.name, ...session, provider, estimated: advice.costs, cheapest: advice.exposure });
+      }
+    }
+  }
+  return rows;
+}
+
+const shapeInput = (shape: CatalogueShape) => ({
+  catalogueTokens: shape.catalogueTokens,
+  toolCount: shape.toolCount,
+  searchToolTokens: shape.searchToolTokens,
+});
+
+/**
+ * The smallest catalogue (in tokens, tools of the GitHub catalogue's average size) from which the cheapest
+ * layer mode beats sending every tool, for a session shape: found by bisection.
+ */
+export function breakEven(provider: Provider, turns: number, discoveries: number, tokensPerTool: number): number {
+  const layerWins = (catalogueTokens: number) => {
+    const input = {
+      provider,
+      turns,
+      discoveries,
+      catalogueTokens,
+      toolCount: Math.max(1, Math.round(catalogueTokens / tokensPerTool)),
+    };
+    const { modes } = estimateSessionCost(input);
+    const none = modes.none?.cost ?? 0;
+    return (['tools', 'bridge', 'native'] as const).some((m) => (modes[m]?.cost ?? Number.POSITIVE_INFINITY) < none);
+  };
+  let low = 0;
+  let high = 1_000_000;
+  if (!layerWins(high)) return Number.POSITIVE_INFINITY;
+  while (high - low > 50) {
+    const mid = Math.floor((low + high) / 2);
+    if (layerWins(mid)) high = mid;
+    else low = mid;
+  }
+  return high;
+}
+
+const k = (n: number | null | undefined) => (n === null || n === undefined ? '–' : `${(n / 1000).toFixed(1)}k`);
+
+/** The cost table: one row per catalogue, session and provider; estimated (and measured) cost per mode. */
+export function costTable(rows: readonly CostRow[]): Table {
+  const measured = rows.some((r) => r.measured);
+  const cell = (row: CostRow, mode: CostMode) => {
+    const estimate = k(row.estimated[mode]);
+    const recorded = row.measured?.[mode];
+    return measured && recorded !== undefined ? `${estimate} / ${k(recorded)}` : estimate;
+  };
+  return {
+    title: 'Cost of a session per exposure mode (token-equivalents at the base input price)',
+    columns: ['catalogue', 'rounds', 'discoveries', 'provider', ...COST_MODES, 'cheapest'],
+    rows: rows.map((r) => [
+      r.catalogue,
+      String(r.turns),
+      String(r.discoveries),
+      r.provider,
+      ...COST_MODES.map((m) => cell(r, m)),
+      r.cheapest,
+    ]),
+    notes: [
+      "none: every tool sent every round (no layer); tools, bridge, native: the exposure modes of SPEC 11 (native: the provider's own deferral; Gemini has none).",
+      "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x, output 8x; Gemini: reads 0.1x, output 6x), 400 tokens appended and 150 written per round, an 800-token system prompt, 5 tools per search.",
+      ...(measured
+        ? [
+            'Each cell: estimated / measured (the same session run through the real adapter, its request bodies recorded and counted with o200k, then priced the same way).',
+          ]
+        : []),
+    ],
+  };
+}
+
+/** Break-even catalogue sizes per provider and session shape. */
+export function breakEvenTable(tokensPerTool: number): Table {
+  const rows: string[][] = [];
+  for (const session of COST_SESSIONS) {
+    rows.push([
+      `${session.turns} rounds, ${session.discoveries} discoveries`,
+      ...COST_PROVIDERS.map((p) => {
+        const tokens = breakEven(p, session.turns, session.discoveries, tokensPerTool);
+        return Number.isFinite(tokens) ? `${tokens.toLocaleString('en-US')} tokens` : 'never';
+      }),
+    ]);
+  }
+  return {
+    title: 'Break-even: the smallest catalogue from which the layer is cheaper than sending every tool',
+    columns: ['session', ...COST_PROVIDERS],
+    rows,
+    notes: [
+      `Tools of ${Math.round(tokensPerTool)} tokens each (the GitHub MCP catalogue's average), defaults as above.`,
+    ],
+  };
+}
