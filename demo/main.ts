@@ -1,11 +1,13 @@
 // The playground: the visitor plays the model (or lets the script play it), the page plays the host. This file
 // wires the controls to app.ts and restores what the last visit left.
+
+import { createMemoryStore, createToolSearch } from 'tool-search-layer';
 import { app, currentStore, forgetBodies, host, nextRound, player, redrawCharts, showRound } from './app.ts';
 import { CATALOGUES, tokenizerReady } from './catalogues.ts';
 import { wireChat } from './chat.ts';
 import { clearEvents } from './events.ts';
 import { forget, load, save } from './persist.ts';
-import type { Mode, Provider } from './providers.ts';
+import { detectModes, type Mode, type Provider } from './providers.ts';
 import { searchArgs } from './session.ts';
 import {
   applyOwn,
@@ -193,6 +195,7 @@ async function restore(): Promise<void> {
   input('session-id').value = app.sessionId;
   byId<HTMLTextAreaElement>('own-text').value = saved.ownText ?? '';
   applyOptions();
+  await detectModes(() => createToolSearch({ store: createMemoryStore(), maxDirectTools: 2, logger: { warn() {} } }));
   fillProviders();
   app.catalogue =
     saved.catalogue === OWN && saved.ownText === undefined ? CATALOGUES[0].id : (saved.catalogue ?? CATALOGUES[0].id);

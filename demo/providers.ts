@@ -19,14 +19,14 @@ import {
 /** The request shapes the page shows. */
 export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic';
 
-/** How the tools reach the model; `native` is the provider's own deferred loading. */
-export type Mode = 'tools' | 'bridge' | 'native';
+/** How the tools reach the model: `native` is the provider's own deferred loading, `inline` Anthropic's tool additions. */
+export type Mode = 'tools' | 'bridge' | 'native' | 'inline';
 
-/** Each provider with its label and the modes its adapter offers. */
-export const PROVIDERS: Record<Provider, { readonly label: string; readonly modes: readonly Mode[] }> = {
+/** Each provider with its label and the modes its adapter may offer; `detectModes` keeps those it does. */
+export const PROVIDERS: Record<Provider, { readonly label: string; modes: readonly Mode[] }> = {
   'openai-chat': { label: 'OpenAI Chat Completions', modes: ['tools', 'bridge'] },
   'openai-responses': { label: 'OpenAI Responses', modes: ['tools', 'bridge', 'native'] },
-  anthropic: { label: 'Anthropic Messages', modes: ['tools', 'bridge', 'native'] },
+  anthropic: { label: 'Anthropic Messages', modes: ['tools', 'bridge', 'native', 'inline'] },
 };
 
 /** The model name written into the bodies: any name does, the page never sends these. */
@@ -70,7 +70,9 @@ function modeOptions(input: RoundInput, mode: Mode) {
     enabledGroups: input.enabledGroups,
     groupOf: groupOf(input.tools),
     exposure: mode,
-  } as { sessionId: string };
+    // Each adapter types its own modes; the page passes whichever the visitor chose, and detectModes drops the
+    // ones an adapter does not offer.
+  } as unknown as { sessionId: string };
 }
 
 /** The body the provider's adapter makes for this round in this mode. */
@@ -158,4 +160,50 @@ export function diffBodies(
   let same = 0;
   while (same < then.length && same < now.length && now.charCodeAt(same) === then.charCodeAt(same)) same++;
   return { parts, removed: [...before.keys()], samePrefix: same, previousLength: then.length };
+}
+
+type Body = Record<string, unknown> & { tools?: Record<string, unknown>[] };
+
+/** What a body must show to be in a mode: its own tools, its own deferral, its own additions. */
+const SHOWS: Record<Mode, (body: Body) => boolean> = {
+  tools: (body) => !names(body).includes('call_tool') && !deferred(body),
+  bridge: (body) => names(body).includes('call_tool'),
+  native: (body) => deferred(body),
+  inline: (body) => JSON.stringify(body).includes('tool_addition'),
+};
+const names = (body: Body) =>
+  (body.tools ?? []).map((t) => (t.function as { name?: string } | undefined)?.name ?? t.name);
+const deferred = (body: Body) => (body.tools ?? []).some((t) => t.defer_loading === true || t.type === 'namespace');
+
+/**
+ * Keeps, for each provider, the modes its adapter really offers in this build: each mode is asked for on a small
+ * catalogue after one search, and kept when the body shows it (an adapter that ignores or refuses the mode loses it).
+ */
+export async function detectModes(layerFor: () => ToolSearch): Promise<void> {
+  const tools: Tool[] = Array.from({ length: 8 }, (_, i) => ({
+    name: `tool_${i}`,
+    description: `tool number ${i} for detection`,
+    parameters: { type: 'object', properties: {} },
+  }));
+  for (const provider of Object.keys(PROVIDERS) as Provider[]) {
+    const offered: Mode[] = [];
+    for (const mode of PROVIDERS[provider].modes) {
+      const layer = layerFor();
+      const context = { sessionId: 'detect', tools };
+      const args = JSON.stringify({ query: 'tool number 1' });
+      const result = await layer.search({ ...context, exposure: mode === 'bridge' ? 'bridge' : 'tools' }, args);
+      const messages: Message[] = [
+        { role: 'user', content: 'find a tool' },
+        { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'search_tools', arguments: args }] },
+        { role: 'tool', toolCallId: 'c1', content: JSON.stringify(result) },
+      ];
+      try {
+        const input = { layer, sessionId: 'detect', tools, enabledGroups: undefined, messages, system: 'detect' };
+        if (SHOWS[mode]((await requestBody(provider, mode, input)) as Body)) offered.push(mode);
+      } catch {
+        // An adapter that refuses the mode does not offer it.
+      }
+    }
+    PROVIDERS[provider].modes = offered;
+  }
 }

@@ -46,7 +46,7 @@ export function costData(rounds: readonly Round[], provider: Provider, keep: Kee
     const input = costInput(round, provider, keep);
     return input && estimateSessionCost(input);
   });
-  const offered = new Set<CostMode>(['none', ...PROVIDERS[provider].modes]);
+  const offered = new Set<string>(['none', ...PROVIDERS[provider].modes]);
   const lines = (['none', 'tools', 'bridge', 'native'] as const)
     .filter((mode) => offered.has(mode) && estimates.some((e) => e?.modes[mode]))
     .map((mode) => ({

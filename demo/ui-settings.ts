@@ -71,6 +71,8 @@ const MODE_NOTES: Record<Mode, string> = {
     'bridge: search_tools and call_tool, the same bytes every round; found tools are called through call_tool, so the prefix never changes.',
   native:
     "native: the provider's own deferred loading; every tool is sent deferred and found ones load in the conversation.",
+  inline:
+    "inline: Anthropic's mid-conversation tool additions; the tools array stays put and each found tool's definition is appended in a system message.",
 };
 
 /** The provider picker and the mode radios of the chosen provider. */

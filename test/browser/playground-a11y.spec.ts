@@ -64,6 +64,8 @@ for (const width of WIDTHS) {
       await check(page, 'a11y-4-search-bad-arguments');
       await page.click('#clear-session');
       await ready(page);
+      await page.selectOption('#provider', 'anthropic');
+      await ready(page);
       await page.check('#modes input[value=bridge]');
       await ready(page);
       await page.click('#script-play');
@@ -71,7 +73,6 @@ for (const width of WIDTHS) {
       await ready(page);
       await openAll(page);
       await check(page, 'a11y-5-script-done-bridge');
-      await page.selectOption('#provider', 'anthropic');
       await page.check('#modes input[value=native]');
       await ready(page);
       await check(page, 'a11y-6-anthropic-native');

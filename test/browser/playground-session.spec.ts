@@ -91,8 +91,10 @@ test('the scripted session to its end, with the charts drawn from the library’
   await expect.poll(() => rowValues(page, 'tokens-table', 'none')).toEqual(expected.none);
   expect(await rowValues(page, 'tokens-table', 'tools')).toEqual(expected.tools);
   expect(await rowValues(page, 'tokens-table', 'bridge')).toEqual(expected.bridge);
-  // Cost per mode: one value per round and mode, none of them missing.
-  for (const mode of ['none', 'tools', 'bridge']) {
+  // Cost per mode under Anthropic's cache rules: one value per round and mode the adapter offers.
+  await page.selectOption('#provider', 'anthropic');
+  await ready(page);
+  for (const mode of ['none', 'tools', 'bridge', 'native']) {
     const costs = await rowValues(page, 'cost-table', mode);
     expect(costs).toHaveLength(5);
     for (const cost of costs) expect(cost).toBeGreaterThan(0);
@@ -136,7 +138,7 @@ test('the provider and mode switch: each round as the provider’s own body, cha
 
   await page.selectOption('#provider', 'anthropic');
   await ready(page);
-  await expect(page.locator('#modes input')).toHaveCount(3);
+  await expect(page.locator('#modes input')).toHaveCount(4);
   await page.check('#modes input[value=native]');
   await ready(page);
   await expect(page.locator('#body-title')).toHaveText('Anthropic Messages, mode native');
@@ -151,6 +153,8 @@ test('the provider and mode switch: each round as the provider’s own body, cha
 test('mode bridge: the same tools every round, the found tool called through call_tool, the prefix held', async ({
   page,
 }) => {
+  await page.selectOption('#provider', 'anthropic');
+  await ready(page);
   await page.check('#modes input[value=bridge]');
   await ready(page);
   for (let i = 0; i < 3; i++) {
@@ -161,7 +165,7 @@ test('mode bridge: the same tools every round, the found tool called through cal
   await expect(page.locator('#usable li[data-via=call]')).toHaveCount(5);
   await expect(page.locator('#history .call-name').last()).toHaveText('call_tool');
   await expect(page.locator('#history li.tool').last()).toContainText('simulated by the playground');
-  await expect(page.locator('#body-title')).toHaveText('OpenAI Chat Completions, mode bridge');
+  await expect(page.locator('#body-title')).toHaveText('Anthropic Messages, mode bridge');
   await expect(page.locator('#body-prefix')).toHaveClass(/held/);
   await expect(page.locator('#body-parts .part.changed')).toHaveCount(0);
   await expect(page.locator('#body-parts .part[data-path="tools[2]"]')).toHaveCount(0);
