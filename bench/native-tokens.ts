@@ -1,4 +1,4 @@
-// The tools block each round sends, portable vs native, for OpenAI (Chat Completions, Responses) and
+// The tools block each round sends, portable vs bridge vs native, for OpenAI (Chat Completions, Responses) and
 // Anthropic, over a scripted ten-round session on the 117-tool GitHub MCP catalogue; plus the bundle
 // size of each entry. Run after `npm run build`: `npx tsx bench/native-tokens.ts`.
 import type {
@@ -67,30 +67,43 @@ const record = (row: Row, tools: unknown) => {
 const found = (content: string) => (JSON.parse(content) as { tools: { name: string }[] }).tools[0]?.name ?? '';
 const execute = () => ({ ok: true });
 
-async function chat(): Promise<Row> {
+/** Bytes of the definitions a search result carries (in the bridge, the model's only copy of the schemas). */
+const resultBytes = (content: string) => bytesOf((JSON.parse(content) as { tools?: unknown[] }).tools ?? []);
+
+async function chat(exposure: 'tools' | 'bridge'): Promise<Row> {
   const tools: ChatCompletionTool[] = catalogue.map((t) => ({
     type: 'function',
     function: { name: t.name, description: t.description ?? '', parameters: t.parameters ?? {} },
   }));
   const layer = createToolSearch({ logger: quiet });
-  const row: Row = { api: 'Chat Completions', mode: 'portable', bytes: [], tokens: [], loadedBytes: 0, visible: [] };
+  const mode = exposure === 'tools' ? 'portable' : exposure;
+  const row: Row = { api: 'Chat Completions', mode, bytes: [], tokens: [], loadedBytes: 0, visible: [] };
   const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Work on my repository.' }];
+  const options = { sessionId: `chat-${mode}`, groupOf, exposure };
   let next = '';
   for (let round = 0; round < ROUNDS; round++) {
-    const request = await prepareChatCompletion(layer, { messages, tools }, { sessionId: 'chat', groupOf });
+    const request = await prepareChatCompletion(layer, { messages, tools }, options);
     record(row, request.tools);
     const step = Math.floor(round / 2);
-    const [name, args] = round % 2 === 0 ? ['search_tools', { query: queries[step] }] : [next, {}];
+    const [name, args] =
+      round % 2 === 0
+        ? ['search_tools', { query: queries[step] }]
+        : exposure === 'bridge'
+          ? ['call_tool', { name: next, arguments: {} }]
+          : [next, {}];
     const call = { id: `c${round}`, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } };
     messages.push({ role: 'assistant', content: null, tool_calls: [call] });
-    const answer = await answerChatToolCall(layer, call, { sessionId: 'chat', tools, groupOf, execute });
+    const answer = await answerChatToolCall(layer, call, { ...options, tools, execute });
     messages.push(answer);
-    if (round % 2 === 0) next = found(answer.content as string);
+    if (round % 2 === 1) continue;
+    next = found(answer.content as string);
+    if (exposure === 'bridge') row.loadedBytes += resultBytes(answer.content as string);
   }
   return row;
 }
 
-async function responses(native: boolean): Promise<Row> {
+async function responses(exposure: 'tools' | 'bridge' | 'native'): Promise<Row> {
+  const native = exposure === 'native';
   const tools: FunctionTool[] = catalogue.map((t) => ({
     type: 'function',
     name: t.name,
@@ -99,9 +112,9 @@ async function responses(native: boolean): Promise<Row> {
     strict: false,
   }));
   const layer = createToolSearch({ logger: quiet });
-  const mode = native ? 'native' : 'portable';
+  const mode = exposure === 'tools' ? 'portable' : exposure;
   const row: Row = { api: 'Responses', mode, bytes: [], tokens: [], loadedBytes: 0, visible: [] };
-  const options = { sessionId: `responses-${mode}`, groupOf, native };
+  const options = { sessionId: `responses-${mode}`, groupOf, exposure };
   const input: ResponseInputItem[] = [{ role: 'user', content: 'Work on my repository.' }];
   let next = '';
   for (let round = 0; round < ROUNDS; round++) {
@@ -110,7 +123,13 @@ async function responses(native: boolean): Promise<Row> {
     const step = Math.floor(round / 2);
     const item =
       round % 2 === 1
-        ? { type: 'function_call' as const, call_id: `c${round}`, name: next, arguments: '{}' }
+        ? {
+            type: 'function_call' as const,
+            call_id: `c${round}`,
+            ...(exposure === 'bridge'
+              ? { name: 'call_tool', arguments: JSON.stringify({ name: next, arguments: {} }) }
+              : { name: next, arguments: '{}' }),
+          }
         : native
           ? { type: 'tool_search_call' as const, call_id: `c${round}`, arguments: { query: queries[step] } }
           : {
@@ -127,7 +146,10 @@ async function responses(native: boolean): Promise<Row> {
       row.loadedBytes += bytesOf(out.tools);
       const first = out.tools[0];
       next = first?.type === 'namespace' ? (first.tools[0]?.name ?? '') : first && 'name' in first ? first.name : '';
-    } else if (round % 2 === 0 && out?.type === 'function_call_output') next = found(out.output as string);
+    } else if (round % 2 === 0 && out?.type === 'function_call_output') {
+      next = found(out.output as string);
+      if (exposure === 'bridge') row.loadedBytes += resultBytes(out.output as string);
+    }
   }
   return row;
 }
@@ -173,9 +195,11 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 const changes = (values: readonly number[]) => values.filter((v, i) => i > 0 && v !== values[i - 1]).length;
 
 const rows = [
-  await chat(),
-  await responses(false),
-  await responses(true),
+  await chat('tools'),
+  await chat('bridge'),
+  await responses('tools'),
+  await responses('bridge'),
+  await responses('native'),
   await anthropic(false),
   await anthropic(true),
 ];

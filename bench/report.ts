@@ -1,4 +1,5 @@
 // The benchmark's results as tables: what `npm run bench` prints and writes to bench/results/latest.md.
+import type { BridgeRow } from './bridge.ts';
 import type { QualityRow } from './quality.ts';
 import type { SizeRow } from './size.ts';
 import { CORE_SIZE_LIMIT } from './size.ts';
@@ -19,6 +20,7 @@ export interface BenchResults {
   speed?: { peers: SpeedRow[]; reuse: ReuseRow[]; prepare: PrepareRow[] };
   tokens?: { blocks: TokenRow[]; searchTool: SearchToolRow[] };
   size?: SizeRow[];
+  bridge?: BridgeRow;
 }
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
@@ -239,7 +241,7 @@ function sizeTable(rows: SizeRow[]): Table {
     ]),
     notes: [
       'Each package.json export bundled with its dependencies by esbuild (ESM, browser platform, minified), then gzip -9 and brotli quality 11 (node:zlib); 1 KB = 1,024 bytes.',
-      "Peer dependencies (ai, openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, workers types) stay external: an app using an adapter ships its framework anyway. 'Added to the core': the entry and the core bundled together, less the core alone, which is what an app that already has the core pays (they share valibot and the core's code).",
+      "Peer dependencies (ai, openai, @anthropic-ai/sdk, workers types) stay external: an app using one of those adapters has its framework already. The MCP entry imports no MCP SDK (an Agents app has only the v2 client), so nothing of it is left out. 'Added to the core': the entry and the core bundled together, less the core alone, which is what an app that already has the core pays (they share valibot and the core's code).",
     ],
   };
 }

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bridgeTable, measureBridge } from './bridge.ts';
 import { type BenchSet, combineCatalogues, labelledSets, loadSet } from './data.ts';
 import { peers, speedPeers } from './peers/index.ts';
 import { measureQuality } from './quality.ts';
@@ -106,6 +107,8 @@ if (selected.includes('speed')) {
     );
   }
   results.speed = { peers: speedRows, reuse, prepare };
+  log('bridge (callTool at 1,000 tools)...');
+  results.bridge = await measureBridge(seal.slice(0, 1000), sealQueries, settings.layer.prepareRuns * 10);
 }
 
 if (selected.includes('tokens')) {
@@ -128,7 +131,7 @@ if (selected.includes('size')) {
 }
 
 results.seconds = (performance.now() - started) / 1000;
-const rendered = tables(results);
+const rendered = [...tables(results), ...(results.bridge ? [bridgeTable(results.bridge)] : [])];
 const header = `Benchmark of ${new Date(results.date).toUTCString()}: Node ${results.node}, ${results.cpu}${quick ? ', --quick' : ''}; ${results.seconds.toFixed(0)} s.`;
 process.stdout.write(`${header}\n\n${rendered.map(renderText).join('\n\n')}\n`);
 if (semantic && embedderPath) process.stdout.write(`\n${renderText(semanticTable(semantic, embedderPath))}\n`);

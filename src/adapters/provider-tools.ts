@@ -6,6 +6,9 @@ import { ToolSearchError } from '../core/errors.ts';
 import type { SearchErrorResult, SearchResult } from '../core/search-tool.ts';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
 import type { JsonSchema, Tool } from '../core/types.ts';
+import type { CallRefusal } from '../exposure/call-tool.ts';
+import type { CompactSearchResult } from '../exposure/compact.ts';
+import { CALL_TOOL_NAME } from '../exposure/mode.ts';
 
 /** Names a tool's group or groups (an MCP server, a toolset); provider tool objects have no field for it. */
 export type GroupOf = (name: string) => string | readonly string[] | undefined;
@@ -115,8 +118,8 @@ export function strictSearchParameters(searchTool: Tool): JsonSchema {
 
 /** The outcome of one tool call, before it is put in the provider's shape. */
 export type RoutedCall =
-  | { readonly kind: 'search'; readonly result: SearchResult | SearchErrorResult }
-  | { readonly kind: 'corrective'; readonly result: UndiscoveredCallResult }
+  | { readonly kind: 'search'; readonly result: SearchResult | CompactSearchResult | SearchErrorResult }
+  | { readonly kind: 'corrective'; readonly result: UndiscoveredCallResult | CallRefusal }
   | { readonly kind: 'executed'; readonly output: string };
 
 /** Parses JSON arguments when they are a JSON string; anything else is passed on as it is. */
@@ -136,8 +139,9 @@ export function outputText(output: unknown): string {
 }
 
 /**
- * Routes one tool call: `search_tools` to `layer.search`; any other name through `layer.checkCall`,
- * executing it only when the model may call it (its schema was shown to the model), else the corrective result.
+ * Routes one tool call: `search_tools` to `layer.search`; `call_tool` (the bridge) to `layer.callTool`, running the
+ * tool it names with the model's arguments unchanged; any other name through `layer.checkCall`, executing it only
+ * when the model may call it (its schema was shown to the model). A call that may not run gets the corrective result.
  */
 export async function routeCall<P>(
   layer: ToolSearch,
@@ -154,8 +158,10 @@ export async function routeCall<P>(
   if (call.name === SEARCH_TOOL_NAME) {
     return { kind: 'search', result: await layer.search(context, call.arguments) };
   }
+  const own = context.tools.some((tool) => tool.name === call.name);
+  if (call.name === CALL_TOOL_NAME && !own) return bridged(layer, context, call.arguments, options);
   const unmanaged = options.passthrough?.(call.name);
-  if (unmanaged !== undefined && !context.tools.some((tool) => tool.name === call.name)) {
+  if (unmanaged !== undefined && !own) {
     return execute(options.execute, call, unmanaged);
   }
   const check: CallCheck = await layer.checkCall(
@@ -166,6 +172,47 @@ export async function routeCall<P>(
   if (!check.ok) return { kind: 'corrective', result: check.result };
   const tool = context.tools.find((t) => t.name === call.name);
   return execute(options.execute, call, tool && options.original(tool));
+}
+
+/**
+ * The tools to send, in order, each name once: a provider rejects a request that repeats a name, and an entry
+ * with no usable name is never sent (the layer skipped it). Tools without a name (built-in ones) are all kept.
+ */
+export function uniqueTools<P>(tools: readonly P[], nameOf: (tool: P) => unknown): P[] {
+  const seen = new Set<string>();
+  return tools.filter((tool) => {
+    const name = nameOf(tool);
+    if (name === undefined) return true;
+    if (typeof name !== 'string' || name === '' || seen.has(name)) return false;
+    seen.add(name);
+    return true;
+  });
+}
+
+/** A `call_tool` call: the layer says whether the named tool may run, and with which (unchanged) arguments. */
+async function bridged<P>(
+  layer: ToolSearch,
+  context: SearchContext,
+  args: unknown,
+  options: {
+    readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
+    readonly original: (tool: Tool) => P | undefined;
+    readonly execute?: ExecuteTool<P> | undefined;
+  },
+): Promise<RoutedCall> {
+  const checked = await layer.callTool(
+    context,
+    args,
+    options.onUndiscoveredCall ? { onUndiscoveredCall: options.onUndiscoveredCall } : undefined,
+  );
+  if (!checked.ok) return { kind: 'corrective', result: checked.result };
+  const run = options.execute;
+  const tool = options.original(checked.tool);
+  if (!run || tool === undefined) {
+    throw new ToolSearchError(`no executor for the tool call "${checked.name}": pass execute, or answer it yourself`);
+  }
+  const output = await run({ name: checked.name, arguments: checked.arguments, tool });
+  return { kind: 'executed', output: outputText(output) };
 }
 
 async function execute<P>(

@@ -41,16 +41,29 @@ export interface ExposureModes {
 
 /** Creates the lazily loaded exposure modes of a layer; nothing is imported until a mode other than 'tools' is used. */
 export function exposureModes(options: ResolvedOptions, semantic: boolean): ExposureModes {
+  // Each import() once: a repeated import() of a loaded module still costs a resolution (about 0.1 ms in Node).
   let bridge: Promise<Bridge> | undefined;
-  const loadBridge = () => (bridge ??= import('./bridge.ts').then((module) => module.createBridge(options, semantic)));
-  const loadCompact = () => import('./compact.ts');
+  let call: Promise<typeof import('./call-tool.ts')> | undefined;
+  let compact: Promise<typeof import('./compact.ts')> | undefined;
+  const loadBridge = () => {
+    bridge ??= import('./bridge.ts').then((module) => module.createBridge(options, semantic));
+    return bridge;
+  };
+  const loadCompact = () => {
+    compact ??= import('./compact.ts');
+    return compact;
+  };
+  const loadCall = () => {
+    call ??= import('./call-tool.ts');
+    return call;
+  };
   return {
     tools: async (sessionId, catalogue, visible, key) => (await loadBridge()).tools(sessionId, catalogue, visible, key),
     searchTexts: async (mode) =>
       mode.exposure === 'bridge' ? (await loadBridge()).searchTexts : (await loadCompact()).compactTexts(options),
     compact: async (result) => (await loadCompact()).compactResult(result),
     async callTool(parts, context, args) {
-      const [{ texts }, module] = await Promise.all([loadBridge(), import('./call-tool.ts')]);
+      const [{ texts }, module] = await Promise.all([loadBridge(), loadCall()]);
       return module.callTool({ ...parts, texts }, context, args);
     },
   };

@@ -8,12 +8,13 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createToolSearch, type Message } from 'tool-search-layer';
 import {
   createAgentMcpCatalogue,
   createMcpCatalogue,
   createMcpRouter,
+  type McpCallToolResult,
   type McpCatalogue,
   type McpSearchResult,
 } from 'tool-search-layer/mcp';
@@ -44,7 +45,7 @@ async function inMemoryClient(server: McpServer | Server) {
   return client;
 }
 
-const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+const text = (result: McpCallToolResult) => (result.content[0] as { text: string }).text;
 
 // A tiny real SDK server: its `echo` collides with the everything server's, and it can add a tool at runtime.
 const tinyCalls: string[] = [];

@@ -57,6 +57,11 @@ export async function startMockProvider(script: Script): Promise<MockProvider> {
       response.end(JSON.stringify({ error: { message: String(error) } }));
       return;
     }
+    if (isEventStream(reply)) {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(reply.text);
+      return;
+    }
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(reply));
   });
@@ -76,6 +81,55 @@ export async function startMockProvider(script: Script): Promise<MockProvider> {
         else server.close(() => resolve());
       }),
   };
+}
+
+const STREAM = Symbol('event stream');
+
+/** A reply sent as server-sent events, for a client's `stream: true` request. */
+export interface EventStream {
+  readonly [STREAM]: true;
+  /** The body as the client reads it: one `data:` line per event. */
+  readonly text: string;
+}
+
+/** An event stream reply; Chat Completions ends its stream with `data: [DONE]`, the Responses API does not. */
+export function eventStream(events: readonly unknown[], done: boolean): EventStream {
+  const lines = events.map((event) => `data: ${JSON.stringify(event)}\n\n`);
+  return { [STREAM]: true, text: lines.join('') + (done ? 'data: [DONE]\n\n' : '') };
+}
+
+const isEventStream = (reply: unknown): reply is EventStream =>
+  typeof reply === 'object' && reply !== null && STREAM in reply;
+
+/** A streamed Chat Completions text reply, one chunk per word. */
+export function chatStreamReply(text: string): EventStream {
+  const base = { id: 'chatcmpl_stream', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'mock-model' };
+  const words = text.split(/(?<= )/);
+  const chunks = words.map((word, i) => ({
+    ...base,
+    choices: [{ index: 0, delta: { ...(i === 0 && { role: 'assistant' }), content: word }, finish_reason: null }],
+  }));
+  return eventStream([...chunks, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }], true);
+}
+
+/** A streamed Responses API text reply: created, one delta per word, completed. */
+export function responsesStreamReply(text: string): EventStream {
+  const done = responsesReply([textMessage(text)]) as Record<string, unknown>;
+  const deltas = text.split(/(?<= )/).map((delta, i) => ({
+    type: 'response.output_text.delta',
+    item_id: 'item_stream',
+    output_index: 0,
+    content_index: 0,
+    delta,
+    logprobs: [],
+    sequence_number: i + 1,
+  }));
+  const events = [
+    { type: 'response.created', response: { ...done, status: 'in_progress', output: [] }, sequence_number: 0 },
+    ...deltas,
+    { type: 'response.completed', response: done, sequence_number: deltas.length + 1 },
+  ];
+  return eventStream(events, false);
 }
 
 let counter = 0;

@@ -1,7 +1,7 @@
 // tool-search-layer/openai against the real `openai` client, talking to a scripted provider on loopback.
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { FunctionTool, ResponseInputItem, Tool as ResponsesTool } from 'openai/resources/responses/responses';
+import type { ResponseInputItem, Tool as ResponsesTool } from 'openai/resources/responses/responses';
 import { createToolSearch, type ToolSearch } from 'tool-search-layer';
 import {
   answerChatToolCall,
@@ -14,11 +14,10 @@ import {
   prepareResponse,
   responsesInputToMessages,
   responsesToolsToTools,
-  type ToolExecution,
   toolToChatTool,
 } from 'tool-search-layer/openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { catalogue, recordingLogger } from '../core/fixtures.ts';
+import { catalogue } from '../core/fixtures.ts';
 import {
   chatReply,
   functionCall,
@@ -29,21 +28,7 @@ import {
   textMessage,
   toolSearchCall,
 } from './mock-provider.ts';
-
-const chatTools: ChatCompletionTool[] = catalogue.map((tool) => ({
-  type: 'function',
-  function: { name: tool.name, description: tool.description ?? '', parameters: tool.parameters ?? {} },
-}));
-const responsesTools: FunctionTool[] = catalogue.map((tool) => ({
-  type: 'function',
-  name: tool.name,
-  description: tool.description ?? '',
-  parameters: tool.parameters ?? {},
-  strict: false,
-}));
-const groupOf = (name: string) => catalogue.find((tool) => tool.name === name)?.groups;
-const quiet = () => ({ logger: recordingLogger() });
-const chatName = (tool: ChatCompletionTool) => (tool.type === 'function' ? tool.function.name : tool.custom.name);
+import { chatName, chatTools, executor, groupOf, quiet, responsesTools } from './openai-fixtures.ts';
 
 let provider: MockProvider | undefined;
 afterEach(async () => {
@@ -56,30 +41,24 @@ async function start(script: Script) {
   return { provider, client: new OpenAI({ baseURL: `${provider.origin}/v1`, apiKey: 'test', maxRetries: 0 }) };
 }
 
-/** A recording executor: what the model called, and a fixed answer. */
-function executor() {
-  const calls: ToolExecution<unknown>[] = [];
-  const execute = (call: ToolExecution<unknown>) => {
-    calls.push(call);
-    return { ok: true, tool: call.name };
-  };
-  return { calls, execute };
-}
+/** Options of the portable mode, which these tests are about (the default is 'bridge'). */
+const toolsMode = (sessionId: string) => ({ sessionId, exposure: 'tools' as const });
 
 /** Runs a Chat Completions session until the model answers with text; returns the history. */
 async function chatSession(layer: ToolSearch, client: OpenAI, options: { strict?: boolean; rounds?: number } = {}) {
   const { execute, calls } = executor();
+  const tools = toolsMode('s1');
   const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the forecast for Oslo?' }];
   for (let round = 0; round < (options.rounds ?? 10); round++) {
     const body = { model: 'mock-model', messages, tools: chatTools };
-    const request = await prepareChatCompletion(layer, body, { sessionId: 's1', groupOf, strict: options.strict });
+    const request = await prepareChatCompletion(layer, body, { ...tools, groupOf, strict: options.strict });
     const completion = await client.chat.completions.create(request);
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('no message');
     messages.push(message);
     if (!message.tool_calls?.length) break;
     for (const call of message.tool_calls) {
-      messages.push(await answerChatToolCall(layer, call, { sessionId: 's1', tools: chatTools, groupOf, execute }));
+      messages.push(await answerChatToolCall(layer, call, { ...tools, tools: chatTools, groupOf, execute }));
     }
   }
   return { messages, calls };
@@ -119,14 +98,16 @@ describe('Chat Completions', () => {
     const custom: ChatCompletionTool = { type: 'custom', custom: { name: 'raw_sql' } };
     const body = { model: 'm', messages: [], tools: [...chatTools, custom] };
     await layer.search({ sessionId: 'c', tools: chatToolsToTools(chatTools) }, { query: 'calculator', limit: 1 });
-    const request = await prepareChatCompletion(layer, body, { sessionId: 'c' });
+    const request = await prepareChatCompletion(layer, body, { sessionId: 'c', exposure: 'tools' });
     expect(request.tools.map(chatName)).toEqual(['search_tools', 'calculator', 'raw_sql']);
     expect(request.tools[1]).toBe(chatTools.find((t) => chatName(t) === 'calculator'));
     expect(request.tools[2]).toBe(custom);
     expect(body.tools).toHaveLength(chatTools.length + 1);
-    // A round the layer bypasses comes back as the same body.
+    // A round the layer bypasses sends the caller's tools as they are.
     const few = { model: 'm', messages: [], tools: chatTools.slice(0, 3) };
-    expect(await prepareChatCompletion(layer, few, { sessionId: 'c' })).toBe(few);
+    const bypassed = await prepareChatCompletion(layer, few, { sessionId: 'c' });
+    expect(bypassed).toEqual(few);
+    expect(bypassed.tools.every((tool, i) => tool === few.tools[i])).toBe(true);
   });
 
   it('reads discoveries back from the tool messages a provider round trip produced', async () => {
@@ -135,7 +116,7 @@ describe('Chat Completions', () => {
     // A new layer, with an empty store, sees the same history: the search result and the call are events.
     const history = provider.body(2).messages as ChatCompletionMessageParam[];
     const fresh = createToolSearch(quiet());
-    const request = await prepareChatCompletion(fresh, { messages: history, tools: chatTools }, { sessionId: 'x' });
+    const request = await prepareChatCompletion(fresh, { messages: history, tools: chatTools }, toolsMode('x'));
     expect(request.tools?.map(chatName)).toEqual(['search_tools', 'get_forecast', 'get_weather', 'query_city_weather']);
   });
 
@@ -225,15 +206,15 @@ describe('Chat Completions: calls of tools the model has not discovered', () => 
     const layer = createToolSearch(quiet());
     const { execute, calls } = executor();
     const completion = await client.chat.completions.create(
-      await prepareChatCompletion(layer, { model: 'm', messages: [], tools: chatTools }, { sessionId: 'd' }),
+      await prepareChatCompletion(layer, { model: 'm', messages: [], tools: chatTools }, toolsMode('d')),
     );
     const call = completion.choices[0]?.message.tool_calls?.[0];
     if (!call) throw new Error('no call');
-    const options = { sessionId: 'd', tools: chatTools, execute, onUndiscoveredCall: 'discover' as const };
+    const options = { ...toolsMode('d'), tools: chatTools, execute, onUndiscoveredCall: 'discover' as const };
     const answer = await answerChatToolCall(layer, call, options);
     expect(calls).toEqual([]);
     expect(JSON.parse(answer.content as string).tools[0].name).toBe('send_email');
-    const next = await prepareChatCompletion(layer, { messages: [], tools: chatTools }, { sessionId: 'd' });
+    const next = await prepareChatCompletion(layer, { messages: [], tools: chatTools }, toolsMode('d'));
     expect(next.tools?.map(chatName)).toEqual(['search_tools', 'send_email']);
   });
 
@@ -255,7 +236,8 @@ async function responsesSession(
   const all: ResponseInputItem[] = [{ role: 'user', content: 'Plan my week.' }];
   let input: ResponseInputItem[] = [...all];
   let previous: string | undefined;
-  const common = { sessionId: 'r1', groupOf, native: options.native };
+  // Native sessions go through the deprecated `native: true`, which must keep working.
+  const common = { sessionId: 'r1', groupOf, ...(options.native ? { native: true } : toolsMode('r1')) };
   for (let round = 0; round < options.rounds; round++) {
     const body = {
       model: 'mock-model',
@@ -437,7 +419,7 @@ describe('Responses API, native mode (client tool_search, defer_loading)', () =>
     const { all } = await responsesSession(createToolSearch(quiet()), client, { native: true, rounds: 4 });
     // A fresh layer reading the full history in portable mode exposes what the native searches loaded.
     const fresh = createToolSearch(quiet());
-    const request = await prepareResponse(fresh, { input: all, tools: responsesTools }, { sessionId: 'n', groupOf });
+    const request = await prepareResponse(fresh, { input: all, tools: responsesTools }, { ...toolsMode('n'), groupOf });
     const names = (request.tools ?? []).map(fnName);
     expect(names).toEqual(expect.arrayContaining(['get_forecast', 'send_email']));
   });

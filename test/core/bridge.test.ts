@@ -127,6 +127,17 @@ describe('bridge: the tools block', () => {
     expect(next.tools[2]).toBe(round.find((tool) => tool.name === 'calculator'));
   });
 
+  it('never lists or exposes a call_tool the host passed back in its tools as one of the catalogue', async () => {
+    const layer = createToolSearch({ ...quiet(), exposure: 'bridge', alwaysDirectTools: [CALL_TOOL_NAME] });
+    const theirs: Tool = { name: CALL_TOOL_NAME, description: 'An old copy' };
+    const { tools } = await layer.prepare({ sessionId: 's', tools: [...catalogue, theirs] });
+    expect(names(tools)).toEqual([SEARCH_TOOL_NAME, CALL_TOOL_NAME]);
+    expect(tools[1]).not.toBe(theirs);
+    const listed = tools[0]?.description?.split('\n').at(-1)?.split(', ');
+    expect(listed).toContain('send_email');
+    expect(listed).not.toContain(CALL_TOOL_NAME);
+  });
+
   it('passes a small round through, as the tools mode does', async () => {
     const layer = createToolSearch({ ...quiet(), exposure: 'bridge' });
     const few = catalogue.slice(0, 3);

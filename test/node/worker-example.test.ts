@@ -1,8 +1,11 @@
 // The example Worker (demo/worker) end to end in Miniflare 4: real workerd, real KV and Durable Object
-// bindings, state persisted to a temporary folder and read back after a restart.
+// bindings, a real Cloudflare Agents SDK agent (with a scripted model) over the MCP server the Worker serves
+// itself, state persisted to a temporary folder and read back after a restart.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker } from '../../demo/worker/bundle.ts';
@@ -15,9 +18,12 @@ interface RoundAnswer {
   result?: { found: number; tools: { name: string }[] };
 }
 
+const workerDir = () => join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'demo', 'worker');
 const root = mkdtempSync(join(tmpdir(), 'tsl-worker-'));
 let scriptPath: string;
+let agentsScriptPath: string;
 let mf: Miniflare;
+let agentsMf: Miniflare;
 
 function start(): Miniflare {
   return new Miniflare({
@@ -30,6 +36,23 @@ function start(): Miniflare {
     durableObjects: { AGENT: { className: 'ToolAgent', useSQLite: true } },
     kvPersist: join(root, 'kv'),
     durableObjectsPersist: join(root, 'do'),
+  });
+}
+
+/** The Agents example's Worker (wrangler.agents.jsonc), its Assistant with a scripted model. */
+function startAgents(): Miniflare {
+  return new Miniflare({
+    modules: true,
+    scriptPath: agentsScriptPath,
+    modulesRoot: join(root, 'agents-bundle'),
+    compatibilityDate: '2026-10-01',
+    // Needed by name, though on by default from 2026-08-04: Miniflare and wrangler read it to load `node:*` modules.
+    compatibilityFlags: ['nodejs_compat'],
+    durableObjects: {
+      ASSISTANT: { className: 'ScriptedAssistant', useSQLite: true },
+      TOOLS: { className: 'ToolsServer', useSQLite: true },
+    },
+    durableObjectsPersist: join(root, 'agents-do'),
   });
 }
 
@@ -51,13 +74,19 @@ async function settledKv(sessionId: string, expected: string[]): Promise<string[
 
 beforeAll(async () => {
   assertDistBuilt();
+  // Both Workers bundled as wrangler does; the Agents one with a scripted model for its Assistant (scripted.ts).
   scriptPath = await bundleWorker(join(root, 'bundle'));
+  agentsScriptPath = await bundleWorker(join(root, 'agents-bundle'), {
+    contents: "export * from './scripted.ts';\nexport { default } from './scripted.ts';\n",
+    resolveDir: workerDir(),
+  });
   mf = start();
-  await mf.ready;
-}, 30_000);
+  agentsMf = startAgents();
+  await Promise.all([mf.ready, agentsMf.ready]);
+}, 60_000);
 
 afterAll(async () => {
-  await mf?.dispose();
+  await Promise.all([mf?.dispose(), agentsMf?.dispose()]);
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -114,5 +143,131 @@ describe('example Worker', () => {
     expect((await post('/kv', { sessionId: 'round' })).discovered).toEqual(kv);
     expect((await post('/agent/demo', { sessionId: 'round' })).discovered).toEqual(agent);
     expect((await post('/agent/racing', { sessionId: 's' })).discovered.length).toBe(4);
+  }, 30_000);
+});
+
+interface Turn {
+  messages: { role: string; content: unknown }[];
+}
+interface AssistantInside {
+  state: { turns: number };
+  turns: string[];
+  discovered: string[];
+}
+
+/** One turn of the Assistant: the scripted model searches, calls a tool, then answers with what it saw. */
+async function turn(
+  name: string,
+  script: object,
+): Promise<{ offered: string[]; results: unknown[]; found: string[]; roles: string[] }> {
+  const response = await agentsMf.dispatchFetch(`http://localhost/assistant/${name}`, {
+    method: 'POST',
+    body: JSON.stringify({ messages: [{ role: 'user', content: JSON.stringify(script) }] }),
+  });
+  expect(response.status).toBe(200);
+  const { messages } = (await response.json()) as Turn;
+  // responseMessages: the whole turn, every step's calls and results and the final answer.
+  const last = messages.at(-1)?.content as { type: string; text: string }[];
+  const answer = JSON.parse(last.find((part) => part.type === 'text')?.text ?? '{}');
+  const searched = answer.results?.[0] as { tools?: { name: string }[] } | undefined;
+  const hasSearch = 'search' in script;
+  const found = hasSearch ? (searched?.tools ?? []).map((tool) => tool.name) : [];
+  return { ...answer, found, roles: messages.map((message) => message.role) };
+}
+
+async function inside(name: string): Promise<AssistantInside> {
+  const response = await agentsMf.dispatchFetch(`http://localhost/assistant/${name}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as AssistantInside;
+}
+
+describe('the Cloudflare Agents SDK example (Assistant, over its own MCP server)', () => {
+  it('finds an MCP tool, calls it, and keeps the discovery for the next request', async () => {
+    const first = await turn('alice', {
+      search: 'convert celsius to fahrenheit',
+      call: { name: 'celsius_to_fahrenheit', input: { value: 100 } },
+    });
+    expect(first.found).toEqual(['celsius_to_fahrenheit']);
+    // reply() returns the whole turn (ai 7's responseMessages), not only the final step's message.
+    expect(first.roles).toEqual(['assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(first.results[1]).toMatchObject({ content: [{ type: 'text', text: '212' }] });
+    // Another request: the model is offered the tool at once and calls it without searching.
+    const second = await turn('alice', { call: { name: 'celsius_to_fahrenheit', input: { value: 0 } } });
+    expect(second.offered).toEqual(['search_tools', 'celsius_to_fahrenheit']);
+    expect(second.results[0]).toMatchObject({ content: [{ type: 'text', text: '32' }] });
+    const agent = await inside('alice');
+    expect(agent.discovered).toEqual(['celsius_to_fahrenheit']);
+    expect(agent.state.turns).toBe(2);
+    expect(agent.turns).toHaveLength(2);
+  }, 30_000);
+
+  it('refuses a tool the session has not discovered, so the model searches first', async () => {
+    const blind = await turn('bob', { call: { name: 'kilograms_to_pounds', input: { value: 1 } } });
+    expect(blind.offered).toEqual(['search_tools']);
+    expect(JSON.stringify(blind.results[0])).toContain('notCalled');
+    expect((await inside('bob')).discovered).toEqual([]);
+  }, 30_000);
+
+  it('loses no discovery of 20 concurrent requests to one agent', async () => {
+    const queries = [
+      'add two numbers',
+      'subtract b from a',
+      'multiply two numbers',
+      'divide a by b',
+      'raise to the power',
+      'remainder modulo',
+      'larger maximum',
+      'smaller minimum',
+      'temperature in fahrenheit',
+      'distance in miles',
+      'weight in pounds',
+      'volume in gallons',
+      'upper case letters',
+      'lower case letters',
+      'reverse the characters',
+      'count the words',
+      'url slug title',
+      'count the characters',
+      'remove leading and trailing whitespace',
+      'encode as base64',
+    ];
+    const turns = await Promise.all(queries.map((search) => turn('crowd', { search })));
+    const found = [...new Set(turns.flatMap((t) => t.found))].sort();
+    // Twenty queries, twenty different tools found, all of them kept.
+    expect(found).toHaveLength(20);
+    const agent = await inside('crowd');
+    expect([...agent.discovered].sort()).toEqual(found);
+    expect(agent.state.turns).toBe(20);
+    expect(agent.turns).toHaveLength(20);
+  }, 60_000);
+
+  it('type-checks (tsc --strict) against agents, ai and the built declaration files', () => {
+    const tsc = join(workerDir(), '..', '..', 'node_modules', 'typescript', 'bin', 'tsc');
+    const run = spawnSync(process.execPath, [tsc, '-p', join(workerDir(), 'tsconfig.json')], { encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  }, 60_000);
+
+  it('keeps discoveries, state and the MCP connection across a restart, with persistence on', async () => {
+    const before = await inside('alice');
+    await agentsMf.dispose();
+    agentsMf = startAgents();
+    await agentsMf.ready;
+    expect(await inside('alice')).toEqual(before);
+    const after = await turn('alice', { call: { name: 'celsius_to_fahrenheit', input: { value: 37 } } });
+    expect(after.offered).toContain('celsius_to_fahrenheit');
+    expect(after.results[0]).toMatchObject({ content: [{ type: 'text', text: '98.6' }] });
+  }, 60_000);
+
+  it('clear() empties the discovered sets and leaves the agent’s setState state and SQL tables alone', async () => {
+    const before = await inside('alice');
+    expect(before.discovered.length).toBeGreaterThan(0);
+    const cleared = await agentsMf.dispatchFetch('http://localhost/assistant/alice', { method: 'DELETE' });
+    expect(cleared.status).toBe(200);
+    const after = await inside('alice');
+    expect(after.discovered).toEqual([]);
+    expect(after.state).toEqual(before.state);
+    expect(after.turns).toEqual(before.turns);
+    expect(after.state.turns).toBe(3);
   }, 30_000);
 });

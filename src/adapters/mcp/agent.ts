@@ -1,6 +1,4 @@
 // The Cloudflare Agents SDK's MCP client manager (`this.mcp` of an Agent) as a catalogue source.
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolSearchError } from '../../core/errors.ts';
 import {
   catalogueOver,
@@ -9,17 +7,21 @@ import {
   type McpCatalogue,
   type McpCatalogueOptions,
 } from './catalogue.ts';
+import type { McpCallToolResult, McpRequestOptions, McpToolDefinition } from './types.ts';
 
 /** A tool of the Cloudflare Agents SDK's `this.mcp.listTools()`: an MCP tool with the id of its server. */
-export type AgentMcpTool = McpSdkTool & { readonly serverId: string };
+export type AgentMcpTool = McpToolDefinition & { readonly serverId: string };
 
-/** The part of the Agents SDK's `this.mcp` (its `MCPClientManager`) the catalogue uses. */
+/**
+ * The part of the Agents SDK's `this.mcp` (its `MCPClientManager`) the catalogue uses; the managers of Agents
+ * releases on either MCP SDK major fit it (both take `callTool(params, undefined, options)`).
+ */
 export interface AgentMcp {
   listTools(): readonly AgentMcpTool[];
   callTool(
-    params: { serverId: string; name: string; arguments?: Record<string, unknown> | undefined },
+    params: { serverId: string; name: string; arguments?: Record<string, unknown> },
     resultSchema?: undefined,
-    options?: RequestOptions,
+    options?: never,
   ): Promise<unknown>;
 }
 
@@ -45,12 +47,13 @@ export function createAgentMcpCatalogue(mcp: AgentMcp, options: AgentCatalogueOp
       .map((tool) => ({
         server: names[tool.serverId] ?? tool.serverId,
         tool,
-        call: (args: Record<string, unknown> | undefined, requestOptions?: RequestOptions) =>
-          mcp.callTool(
-            { serverId: tool.serverId, name: tool.name, arguments: args },
+        call: (args: Record<string, unknown> | undefined, requestOptions?: McpRequestOptions) =>
+          (mcp.callTool as (...args: unknown[]) => Promise<McpCallToolResult>).call(
+            mcp,
+            { serverId: tool.serverId, name: tool.name, ...(args && { arguments: args }) },
             undefined,
             requestOptions,
-          ) as Promise<CallToolResult>,
+          ),
       }))
       .filter((entry) => server === undefined || entry.server === server);
   return catalogueOver(list, options);

@@ -1,8 +1,7 @@
 // MCP servers as one catalogue: tools from every server in the layer's shape, names made unique, calls routed back.
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, Tool as McpSdkTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { ToolSearchError } from '../../core/errors.ts';
 import type { JsonSchema, Logger, Tool } from '../../core/types.ts';
+import type { McpCallToolResult, McpRequestOptions, McpToolAnnotations, McpToolDefinition } from './types.ts';
 
 /** One MCP tool in the layer's shape, with what it takes to route a call back to its server. */
 export interface McpTool extends Tool {
@@ -17,7 +16,7 @@ export interface McpTool extends Tool {
   /** `[server]`, for an index that reads keywords. */
   readonly keywords: readonly [string];
   /** The server's hints (`readOnlyHint`, `destructiveHint`, ...) and `title`, as it sent them. */
-  readonly annotations?: ToolAnnotations | undefined;
+  readonly annotations?: McpToolAnnotations | undefined;
   readonly title?: string | undefined;
   /** The server's name, as the catalogue knows it. */
   readonly server: string;
@@ -32,7 +31,7 @@ export interface McpCatalogue {
   /** Lists the tools again, of one server or of all. */
   refresh(server?: string): Promise<void>;
   /** Calls a tool by the name the model sees, on its server, with its own name. Throws for a name not in the catalogue. */
-  call(name: string, args?: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult>;
+  call(name: string, args?: Record<string, unknown>, options?: McpRequestOptions): Promise<McpCallToolResult>;
   /** Runs `listener` after every change of `tools`; returns the unsubscribe function. */
   onChange(listener: (tools: readonly McpTool[]) => void): () => void;
   /** Stops watching the servers' `tools/list_changed` notifications. */
@@ -54,8 +53,8 @@ export interface McpCatalogueOptions {
 /** One listed tool of one server, with the call that reaches it. */
 export interface Listed {
   readonly server: string;
-  readonly tool: McpSdkTool;
-  readonly call: (args: Record<string, unknown> | undefined, options?: RequestOptions) => Promise<CallToolResult>;
+  readonly tool: McpToolDefinition;
+  readonly call: (args: Record<string, unknown> | undefined, options?: McpRequestOptions) => Promise<McpCallToolResult>;
 }
 
 const safe = (server: string) => server.replace(/[^A-Za-z0-9_-]/g, '_');

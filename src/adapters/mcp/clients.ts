@@ -1,11 +1,5 @@
-// MCP servers through connected SDK clients: every page listed, re-listed when a server says its tools changed.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  type CallToolResult,
-  type Tool as McpSdkTool,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+// MCP servers through connected clients of either SDK major: every page listed, re-listed when a server says its
+// tools changed.
 import { ToolSearchError } from '../../core/errors.ts';
 import {
   catalogueOver,
@@ -14,20 +8,39 @@ import {
   type McpCatalogue,
   type McpCatalogueOptions,
 } from './catalogue.ts';
+import type { McpCallToolResult, McpRequestOptions, McpToolDefinition } from './types.ts';
+import { watchToolsChanged } from './watch.ts';
 
-/** A connected MCP client, as the catalogue uses it; the SDK's `Client` is one, over any transport. */
-export type McpClient = Pick<Client, 'listTools' | 'callTool' | 'setNotificationHandler' | 'getServerVersion'>;
+/**
+ * A connected MCP client, as the catalogue uses it: a `Client` of `@modelcontextprotocol/sdk` 1.x or of
+ * `@modelcontextprotocol/client` 2.x, over any transport, fits it.
+ */
+export interface McpClient {
+  listTools(
+    params?: { cursor?: string },
+    options?: never,
+  ): Promise<{ readonly tools: readonly McpToolDefinition[]; readonly nextCursor?: string | undefined }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: never[]): Promise<unknown>;
+  setNotificationHandler?(...args: never[]): void;
+  getServerVersion?(): { readonly name: string } | undefined;
+}
 
 const MAX_PAGES = 1000;
-const TOOLS_CHANGED = 'notifications/tools/list_changed';
+
+// v2 clients answer a list from their cache while it is fresh; a catalogue that lists asks the server (v1 ignores it).
+const FRESH = { cacheMode: 'refresh' };
 
 /** Lists every page of a client's tools, following `nextCursor`. */
-async function listAll(client: McpClient): Promise<McpSdkTool[]> {
-  const tools: McpSdkTool[] = [];
+async function listAll(client: McpClient): Promise<McpToolDefinition[]> {
+  const list = client.listTools as (
+    params?: { cursor: string },
+    options?: object,
+  ) => ReturnType<McpClient['listTools']>;
+  const tools: McpToolDefinition[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor });
+    const result = await list.call(client, cursor === undefined ? undefined : { cursor }, FRESH);
     tools.push(...result.tools);
     cursor = result.nextCursor;
     // A server that repeats a cursor would list forever.
@@ -78,8 +91,8 @@ export function createMcpCatalogue(
       const entries = tools.map((tool) => ({
         server,
         tool,
-        call: (args: Record<string, unknown> | undefined, requestOptions?: RequestOptions) =>
-          client.callTool({ name: tool.name, arguments: args }, undefined, requestOptions) as Promise<CallToolResult>,
+        call: (args: Record<string, unknown> | undefined, requestOptions?: McpRequestOptions) =>
+          callTool(client, { name: tool.name, ...(args && { arguments: args }) }, requestOptions),
       }));
       previous.set(server, entries);
       return entries;
@@ -95,21 +108,22 @@ export function createMcpCatalogue(
     options.watch === false
       ? undefined
       : (refresh: (server: string) => Promise<void>) => {
-          const watched = clients.filter(([, client]) => typeof client.setNotificationHandler === 'function');
-          const restore = watched.map(([server, client]) => {
-            // The SDK keeps one handler per method: chain the one already there (the client's own
-            // `listChanged` option installs one) and put it back on close.
-            const handlers = (client as { _notificationHandlers?: Map<string, (n: unknown) => Promise<void>> })
-              ._notificationHandlers;
-            const before = handlers?.get(TOOLS_CHANGED);
-            client.setNotificationHandler(ToolListChangedNotificationSchema, async (notification) => {
-              await Promise.all([refresh(server), before?.(notification)]);
-            });
-            return () => (before ? handlers?.set(TOOLS_CHANGED, before) : handlers?.delete(TOOLS_CHANGED));
-          });
+          const undo = clients.map(([server, client]) => watchToolsChanged(client, () => refresh(server)));
           return () => {
-            for (const undo of restore) undo();
+            for (const stop of undo) stop();
           };
         };
   return catalogueOver(list, options, watch);
+}
+
+/** Calls a tool with either major's signature: v1 is `(params, resultSchema?, options?)`, v2 `(params, options?)`. */
+function callTool(
+  client: McpClient,
+  params: { name: string; arguments?: Record<string, unknown> },
+  options: McpRequestOptions | undefined,
+): Promise<McpCallToolResult> {
+  const call = client.callTool as (...args: unknown[]) => Promise<McpCallToolResult>;
+  if (options === undefined) return call.call(client, params);
+  // v1's `resultSchema` has a default, so its callTool declares one parameter; v2's declares two.
+  return call.length >= 2 ? call.call(client, params, options) : call.call(client, params, undefined, options);
 }

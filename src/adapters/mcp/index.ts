@@ -7,3 +7,10 @@ export type { McpClient } from './clients.ts';
 export { createMcpCatalogue } from './clients.ts';
 export type { McpContext, McpFoundTool, McpRouter, McpRouterOptions, McpSearchResult } from './router.ts';
 export { createMcpRouter } from './router.ts';
+export type {
+  McpCallToolResult,
+  McpContent,
+  McpRequestOptions,
+  McpToolAnnotations,
+  McpToolDefinition,
+} from './types.ts';

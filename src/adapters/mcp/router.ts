@@ -1,16 +1,16 @@
 // The MCP router: the layer over an MCP catalogue; search results carry the servers' annotations, calls reach their server.
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
 import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
+import { CALL_TOOL_NAME, type Exposure } from '../../exposure/mode.ts';
 import type { McpCatalogue, McpTool } from './catalogue.ts';
+import type { McpCallToolResult, McpRequestOptions, McpToolAnnotations } from './types.ts';
 
 /** A found tool with what its MCP server says about it. */
 export interface McpFoundTool extends FoundTool {
   /** The server's hints, such as `readOnlyHint` and `destructiveHint`. */
-  readonly annotations?: ToolAnnotations;
+  readonly annotations?: McpToolAnnotations;
   readonly title?: string;
   /** The server the tool is on. */
   readonly server: string;
@@ -32,19 +32,26 @@ export interface McpRouter {
   /** `layer.search` over the catalogue, each found tool with its server and annotations. */
   search(context: McpContext, args: unknown): Promise<McpSearchResult | SearchErrorResult>;
   /**
-   * Answers any tool call of the model: `search_tools` is searched; a tool the model may call is called on its
-   * server with its own name; any other call gets the layer's corrective result and reaches no server.
+   * Answers any tool call of the model: `search_tools` is searched; `call_tool` (bridge) is checked by
+   * `layer.callTool` and runs the tool it names; a tool the model may call is called on its server with its own
+   * name; any other call gets the layer's corrective result and reaches no server.
    */
-  call(context: McpContext, name: string, args: unknown, options?: RequestOptions): Promise<CallToolResult>;
+  call(context: McpContext, name: string, args: unknown, options?: McpRequestOptions): Promise<McpCallToolResult>;
 }
 
-/** How the router answers calls of tools the model was never shown. */
+/** How the router exposes the catalogue, and answers calls of tools the model was never shown. */
 export interface McpRouterOptions {
   /** Default 'hint'. */
   readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
+  /**
+   * 'bridge': the model gets a constant tools block (`search_tools`, `call_tool`) and calls what it found through
+   * `call_tool`, so the prompt prefix never changes; 'tools': found tools join the tools block. Default: the layer's
+   * own `exposure` option. A context's `exposure` overrides this per call.
+   */
+  readonly exposure?: Exposure | undefined;
 }
 
-const textResult = (value: unknown, isError: boolean): CallToolResult => ({
+const textResult = (value: unknown, isError: boolean): McpCallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value) }],
   ...(isError && { isError }),
 });
@@ -83,11 +90,20 @@ export function createMcpRouter(layer: ToolSearch, catalogue: McpCatalogue, opti
   if (mode !== 'hint' && mode !== 'discover') {
     throw new ToolSearchError('createMcpRouter: options.onUndiscoveredCall must be "hint" or "discover"');
   }
-  const withTools = <T extends McpContext>(context: T) => ({ ...context, tools: catalogue.tools });
+  const exposure = options.exposure;
+  if (exposure !== undefined && exposure !== 'tools' && exposure !== 'bridge') {
+    throw new ToolSearchError('createMcpRouter: options.exposure must be "tools" or "bridge"');
+  }
+  // The router's exposure, unless the call's context names its own; and the catalogue's current tools.
+  const withTools = <T extends McpContext>(context: T) => ({
+    ...(exposure && { exposure }),
+    ...context,
+    tools: catalogue.tools,
+  });
 
   const search = async (context: McpContext, args: unknown): Promise<McpSearchResult | SearchErrorResult> => {
     const { tools } = catalogue;
-    const result = await layer.search({ ...context, tools }, args);
+    const result = await layer.search(withTools(context), args);
     if (!('tools' in result)) return result;
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     return { ...result, tools: result.tools.map((found) => decorate(found, byName.get(found.name))) };
@@ -101,6 +117,11 @@ export function createMcpRouter(layer: ToolSearch, catalogue: McpCatalogue, opti
       if (name === SEARCH_TOOL_NAME) {
         const result = await search(context, args);
         return textResult(result, 'error' in result);
+      }
+      if (name === CALL_TOOL_NAME && withTools(context).exposure === 'bridge') {
+        const bridged = await layer.callTool(withTools(context), args, { onUndiscoveredCall: mode });
+        if (!bridged.ok) return textResult(bridged.result, true);
+        return catalogue.call(bridged.name, { ...bridged.arguments }, requestOptions);
       }
       const check = await layer.checkCall(withTools(context), name, { onUndiscoveredCall: mode });
       if (!check.ok) return textResult(check.result, true);

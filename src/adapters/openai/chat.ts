@@ -1,5 +1,5 @@
-// OpenAI Chat Completions: `{ type: 'function', function }` tools, `tool_calls` and `tool` messages,
-// converted to and from the layer's shapes, and the two helpers a host loop needs.
+// OpenAI Chat Completions: the two helpers a host loop needs, `prepareChatCompletion` before each round and
+// `answerChatToolCall` for each tool call of the model's reply.
 import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
@@ -7,22 +7,22 @@ import type {
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
-import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { Message, Tool, ToolCall } from '../../core/types.ts';
-import {
-  type ExecuteTool,
-  type GroupOf,
-  layerTool,
-  routeCall,
-  strictSearchParameters,
-  toolConverter,
-} from '../provider-tools.ts';
+import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import type { Tool } from '../../core/types.ts';
+import type { SearchResultsMode } from '../../exposure/mode.ts';
+import { type ExecuteTool, type GroupOf, routeCall, uniqueTools } from '../provider-tools.ts';
+import { chatMessagesToMessages, chatToolName, convertChatTools, toolToChatTool } from './chat-items.ts';
+import type { PreparedBody } from './prepared.ts';
+
+/** How Chat Completions sees the catalogue: 'bridge' (default, append-only) or 'tools' (see docs/openai.md). */
+export type ChatExposure = 'tools' | 'bridge';
 
 /** The part of a `chat.completions.create` body the layer reads and rewrites. */
 export interface ChatCompletionBody {
   readonly messages: readonly ChatCompletionMessageParam[];
   readonly tools?: readonly ChatCompletionTool[] | undefined;
+  /** Read by no one here; declared so that `stream: true` keeps its literal type through the helper. */
+  readonly stream?: boolean | null | undefined;
 }
 
 /** Options of `prepareChatCompletion`. */
@@ -33,6 +33,13 @@ export interface PrepareChatCompletionOptions {
   readonly groupOf?: GroupOf | undefined;
   /** Send `search_tools` in strict mode: every property required, `limit` and `offset` nullable. Default false. */
   readonly strict?: boolean | undefined;
+  /**
+   * 'bridge' (default): `search_tools`, `call_tool` and the direct tools, byte-identical all session, so the
+   * prompt cache holds. 'tools': `search_tools`, the direct tools and the tools found so far, which grows.
+   */
+  readonly exposure?: ChatExposure | undefined;
+  /** 'tools' mode only: search results without parameter schemas, which the next round's tools carry. */
+  readonly searchResults?: SearchResultsMode | undefined;
 }
 
 /** Options of `answerChatToolCall`: the same session and catalogue as `prepareChatCompletion` got. */
@@ -42,103 +49,21 @@ export interface AnswerChatToolCallOptions {
   readonly tools: readonly ChatCompletionTool[];
   readonly enabledGroups?: readonly string[] | undefined;
   readonly groupOf?: GroupOf | undefined;
+  /** The exposure `prepareChatCompletion` got (default 'bridge'). */
+  readonly exposure?: ChatExposure | undefined;
+  /** The search results mode `prepareChatCompletion` got. */
+  readonly searchResults?: SearchResultsMode | undefined;
   /** What a call of a tool the model has not been shown gets: a hint to search (default), or the definition. */
   readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
   /** Runs a tool the model may call; never called for `search_tools` or an undiscovered tool. */
   readonly execute: ExecuteTool<ChatCompletionTool>;
 }
 
-const convert = toolConverter<ChatCompletionTool>((tool, groupsOf) =>
-  tool.type === 'function' && typeof tool.function?.name === 'string'
-    ? layerTool(tool.function.name, tool.function.description, tool.function.parameters, groupsOf(tool.function.name))
-    : undefined,
-);
-
-/** The layer's tools for Chat Completions tools; custom tools are not the layer's and are left out. */
-export function chatToolsToTools(tools: readonly ChatCompletionTool[], groupOf?: GroupOf): Tool[] {
-  return convert(tools, groupOf).tools;
-}
-
-const chatDefinitions = new WeakMap<Tool, ChatCompletionTool>();
-const strictDefinitions = new WeakMap<Tool, ChatCompletionTool>();
-
-/** A layer tool as a Chat Completions function tool (built once per tool object); `strict` applies to `search_tools` only. */
-export function toolToChatTool(tool: Tool, strictSearch = false): ChatCompletionTool {
-  const strict = strictSearch && tool.name === SEARCH_TOOL_NAME;
-  const cache = strict ? strictDefinitions : chatDefinitions;
-  let definition = cache.get(tool);
-  if (!definition) {
-    definition = {
-      type: 'function',
-      function: {
-        name: tool.name,
-        ...(tool.description !== undefined && { description: tool.description }),
-        ...(strict
-          ? { parameters: strictSearchParameters(tool), strict: true }
-          : tool.parameters && { parameters: tool.parameters }),
-      },
-    };
-    cache.set(tool, definition);
-  }
-  return definition;
-}
-
-/** The text of a message content: a string, or the text parts joined. */
-function contentText(content: unknown): string | null {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return null;
-  return content
-    .map((part: { type?: string; text?: unknown }) => (typeof part?.text === 'string' ? part.text : ''))
-    .join('');
-}
-
-/** Chat Completions messages as the layer's messages (developer messages count as system). */
-export function chatMessagesToMessages(messages: readonly ChatCompletionMessageParam[]): Message[] {
-  const out: Message[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const content = contentText(message.content);
-    if (message.role === 'system' || message.role === 'developer') out.push({ role: 'system', content });
-    else if (message.role === 'user') out.push({ role: 'user', content });
-    else if (message.role === 'tool') out.push({ role: 'tool', content, toolCallId: message.tool_call_id });
-    else if (message.role === 'assistant') {
-      const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((call) =>
-        call.type === 'custom'
-          ? { id: call.id, name: call.custom.name, arguments: call.custom.input }
-          : { id: call.id, name: call.function.name, arguments: call.function.arguments },
-      );
-      out.push({ role: 'assistant', content, ...(toolCalls.length > 0 && { toolCalls }) });
-    }
-  }
-  return out;
-}
-
-/** The layer's messages as Chat Completions messages. */
-export function messagesToChatMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
-  return messages.map((message): ChatCompletionMessageParam => {
-    const content = message.content ?? '';
-    if (message.role === 'system') return { role: 'system', content };
-    if (message.role === 'user') return { role: 'user', content };
-    if (message.role === 'tool') return { role: 'tool', content, tool_call_id: message.toolCallId ?? '' };
-    const calls = message.toolCalls ?? [];
-    return {
-      role: 'assistant',
-      content: message.content ?? null,
-      ...(calls.length > 0 && {
-        tool_calls: calls.map((call) => ({
-          id: call.id,
-          type: 'function' as const,
-          function: { name: call.name, arguments: call.arguments ?? '{}' },
-        })),
-      }),
-    };
-  });
-}
-
 /**
- * Returns the body with its tools replaced by what the model should see this round: `search_tools`,
- * the direct tools and the tools this session discovered, as the caller's own objects. A round the
- * layer bypasses comes back unchanged. Custom (non-function) tools are kept, after the layer's.
+ * Returns the body with its tools replaced by what the model should see this round, the caller's own objects
+ * wherever it sees one of the caller's tools ('bridge', the default: `search_tools`, `call_tool` and the direct
+ * tools, the same every round; 'tools': `search_tools`, the direct tools and the tools this session found).
+ * Custom tools are kept, after the layer's; a name is never sent twice, and an entry the layer skips never.
  * @example
  * const request = await prepareChatCompletion(layer, { model, messages, tools }, { sessionId })
  * const completion = await client.chat.completions.create(request)
@@ -147,35 +72,35 @@ export async function prepareChatCompletion<B extends ChatCompletionBody>(
   layer: ToolSearch,
   body: B,
   options: PrepareChatCompletionOptions,
-): Promise<B> {
-  const converted = convert(body.tools, options.groupOf);
+): Promise<PreparedBody<B, ChatCompletionTool>> {
+  const converted = convertChatTools(body.tools, options.groupOf);
   const prepared = await layer.prepare({
-    sessionId: options.sessionId,
-    tools: converted.tools,
+    ...coreContext(options, converted.tools),
     messages: chatMessagesToMessages(body.messages),
-    enabledGroups: options.enabledGroups,
   });
-  if (prepared.bypassed) return body;
   const tools = prepared.tools.map((tool) => converted.original(tool) ?? toolToChatTool(tool, options.strict));
-  return { ...body, tools: [...tools, ...converted.passthrough] };
+  if (body.tools === undefined && tools.length === 0) return body as PreparedBody<B, ChatCompletionTool>;
+  const sent = uniqueTools([...tools, ...converted.passthrough], chatToolName);
+  return { ...body, tools: sent } as PreparedBody<B, ChatCompletionTool>;
 }
 
 /**
- * Answers one tool call of the model's reply with the `tool` message to append: a `search_tools` call
- * with the search result, a call of a tool the model has not been shown with the corrective result
- * (nothing is executed), and any other call with what `execute` returns.
+ * Answers one tool call of the model's reply with the `tool` message to append: a `search_tools` call with the
+ * search result; a `call_tool` call (bridge) by running the tool it names with the model's arguments unchanged, or
+ * with the corrective result saying why it may not run; a call of a tool the model has not been shown with the
+ * corrective result (nothing is executed); any other call with what `execute` returns.
  */
 export async function answerChatToolCall(
   layer: ToolSearch,
   call: ChatCompletionMessageToolCall,
   options: AnswerChatToolCallOptions,
 ): Promise<ChatCompletionToolMessageParam> {
-  const converted = convert(options.tools, options.groupOf);
+  const converted = convertChatTools(options.tools, options.groupOf);
   const name = call.type === 'custom' ? call.custom.name : call.function.name;
   const args = call.type === 'custom' ? call.custom.input : call.function.arguments;
   const routed = await routeCall(
     layer,
-    { sessionId: options.sessionId, tools: converted.tools, enabledGroups: options.enabledGroups },
+    coreContext(options, converted.tools),
     { name, arguments: args },
     {
       onUndiscoveredCall: options.onUndiscoveredCall,
@@ -186,4 +111,18 @@ export async function answerChatToolCall(
   );
   const content = routed.kind === 'executed' ? routed.output : JSON.stringify(routed.result);
   return { role: 'tool', tool_call_id: call.id, content };
+}
+
+/** The core's context for a round: the adapter's exposure (default 'bridge') passed per call, so any layer works. */
+function coreContext(
+  options: PrepareChatCompletionOptions | AnswerChatToolCallOptions,
+  tools: readonly Tool[],
+): SearchContext {
+  return {
+    sessionId: options.sessionId,
+    tools,
+    enabledGroups: options.enabledGroups,
+    exposure: options.exposure ?? 'bridge',
+    ...(options.searchResults !== undefined && { searchResults: options.searchResults }),
+  };
 }

@@ -5,17 +5,13 @@ export { strictSearchParameters } from '../provider-tools.ts';
 export type {
   AnswerChatToolCallOptions,
   ChatCompletionBody,
+  ChatExposure,
   PrepareChatCompletionOptions,
 } from './chat.ts';
-export {
-  answerChatToolCall,
-  chatMessagesToMessages,
-  chatToolsToTools,
-  messagesToChatMessages,
-  prepareChatCompletion,
-  toolToChatTool,
-} from './chat.ts';
+export { answerChatToolCall, prepareChatCompletion } from './chat.ts';
+export { chatMessagesToMessages, chatToolsToTools, messagesToChatMessages, toolToChatTool } from './chat-items.ts';
 export type { DescribeGroup } from './native.ts';
+export type { PreparedBody } from './prepared.ts';
 export type {
   AnswerResponseToolCallOptions,
   ResponsesBody,

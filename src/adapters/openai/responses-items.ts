@@ -12,11 +12,19 @@ import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '
 
 /** Converts a request's tools for the layer, once per tool object. */
 export const convertResponsesTools: ReturnType<typeof toolConverter<ResponsesTool>> = toolConverter<ResponsesTool>(
-  (tool, groupsOf) =>
-    tool.type === 'function' && typeof tool.name === 'string'
-      ? layerTool(tool.name, tool.description, tool.parameters, groupsOf(tool.name))
-      : undefined,
+  (tool, groupsOf) => {
+    // Every function tool is the layer's, one without a usable name included: the layer skips it, so it is never sent.
+    if (tool.type !== 'function') return undefined;
+    const name = typeof tool.name === 'string' ? tool.name : '';
+    return layerTool(name, tool.description, tool.parameters, groupsOf(name));
+  },
 );
+
+/** A Responses tool's name where it has one (function, custom, namespace; null when missing), else undefined. */
+export function responsesToolName(tool: ResponsesTool): unknown {
+  if (tool.type === 'function' || tool.type === 'custom' || tool.type === 'namespace') return tool.name ?? null;
+  return undefined;
+}
 
 /** The layer's tools for Responses tools; built-in, custom and namespace tools are not the layer's and are left out. */
 export function responsesToolsToTools(tools: readonly ResponsesTool[], groupOf?: GroupOf): Tool[] {
@@ -80,7 +88,7 @@ export function responsesInputToMessages(
     } else if (item.type === 'function_call') {
       out.push({ role: 'assistant', toolCalls: [{ id: item.call_id, name: item.name, arguments: item.arguments }] });
     } else if (item.type === 'function_call_output') {
-      out.push({ role: 'tool', toolCallId: item.call_id, content: contentText(item.output) });
+      out.push({ role: 'tool', toolCallId: item.call_id ?? '', content: contentText(item.output) });
     } else if (item.type === 'tool_search_call' && typeof item.call_id === 'string') {
       const args = JSON.stringify(item.arguments ?? {});
       out.push({ role: 'assistant', toolCalls: [{ id: item.call_id, name: SEARCH_TOOL_NAME, arguments: args }] });

@@ -1,6 +1,5 @@
-// OpenAI Responses API: function tools, `function_call` / `function_call_output` items, and the
-// native mode where the catalogue is sent with `defer_loading` and the search runs client-side as
-// `tool_search` (https://developers.openai.com/api/docs/guides/tools-tool-search#client-executed-tool-search).
+// OpenAI Responses API: the two helpers a host loop needs, `prepareResponse` before each round and
+// `answerResponseToolCall` for each tool call item, in the three exposures ('bridge', 'native', 'tools').
 import type {
   ResponseFunctionToolCall,
   ResponseInput,
@@ -9,10 +8,22 @@ import type {
   ResponseToolSearchCall,
 } from 'openai/resources/responses/responses';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
-import { type ExecuteTool, type GroupOf, routeCall } from '../provider-tools.ts';
+import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import { ToolSearchError } from '../../core/errors.ts';
+import type { SearchResultsMode } from '../../exposure/mode.ts';
+import { type ExecuteTool, type GroupOf, routeCall, uniqueTools } from '../provider-tools.ts';
 import { type DescribeGroup, nativePlan } from './native.ts';
-import { convertResponsesTools, responsesInputToMessages, toolToResponsesTool } from './responses-items.ts';
+import { answerToolSearch, loadItems } from './native-answer.ts';
+import type { PreparedBody } from './prepared.ts';
+import {
+  convertResponsesTools,
+  responsesInputToMessages,
+  responsesToolName,
+  toolToResponsesTool,
+} from './responses-items.ts';
+
+/** How the Responses API sees the catalogue: 'bridge' (default), 'native' or 'tools' (see docs/openai.md). */
+export type ResponsesExposure = 'tools' | 'bridge' | 'native';
 
 /** The part of a `responses.create` body the layer reads and rewrites. */
 export interface ResponsesBody {
@@ -21,19 +32,29 @@ export interface ResponsesBody {
   readonly tools?: readonly ResponsesTool[] | undefined;
   /** With a previous response, the host sends little history: the layer's store is the record of discoveries. */
   readonly previous_response_id?: string | null | undefined;
+  /** Read by no one here; declared so that `stream: true` keeps its literal type through the helper. */
+  readonly stream?: boolean | null | undefined;
 }
 
 /** Options shared by `prepareResponse` and `answerResponseToolCall`. */
 export interface ResponsesOptions {
   readonly sessionId: string;
   readonly enabledGroups?: readonly string[] | undefined;
-  /** Groups of the tools, by name; in native mode each group becomes a namespace. */
+  /** Groups of the tools, by name; in native mode a group's tools go in namespaces of at most 9. */
   readonly groupOf?: GroupOf | undefined;
-  /** Native mode: the catalogue is sent with `defer_loading: true` and searched through a client `tool_search`. Default false. */
+  /**
+   * 'bridge' (default): `search_tools`, `call_tool` and the direct tools, byte-identical all session, on any
+   * model. 'native': OpenAI's own tool search (models with `tool_search`), the whole catalogue deferred, also
+   * byte-identical. 'tools': `search_tools`, the direct tools and the tools found so far, which grows.
+   */
+  readonly exposure?: ResponsesExposure | undefined;
+  /** @deprecated `native: true` is `exposure: 'native'`, which wins when both are given. */
   readonly native?: boolean | undefined;
-  /** Portable mode: send `search_tools` in strict mode. The native `tool_search` is always sent strict-compatible. Default false. */
+  /** 'tools' mode: search results without parameter schemas (the next round's tools carry them). 'native' loads definitions either way. */
+  readonly searchResults?: SearchResultsMode | undefined;
+  /** Send `search_tools` in strict mode ('tools', 'bridge'). The native `tool_search` is always strict-compatible. Default false. */
   readonly strict?: boolean | undefined;
-  /** Native mode: a namespace's description; default lists the group's tool names. */
+  /** Native mode: a namespace's description from the group and its names; the default is one short line. */
   readonly describeGroup?: DescribeGroup | undefined;
 }
 
@@ -53,40 +74,63 @@ export type ResponsesToolCallItem =
   | ResponseToolSearchCall
   | Extract<ResponseInputItem, { type: 'tool_search_call' }>;
 
+const EXPOSURES: readonly string[] = ['tools', 'bridge', 'native'];
+
+/** The exposure in force: `exposure`, else the deprecated `native: true`, else 'bridge'. Throws for a bad value. */
+function exposureOf(options: ResponsesOptions): ResponsesExposure {
+  const exposure = options.exposure ?? (options.native ? 'native' : 'bridge');
+  if (!EXPOSURES.includes(exposure)) {
+    throw new ToolSearchError(
+      `options.exposure must be "tools", "bridge" or "native", not ${JSON.stringify(exposure)}`,
+    );
+  }
+  return exposure;
+}
+
+/** The core's context: native mode runs the core's 'tools' mode, whose store and history reading it shares. */
+function coreContext(options: ResponsesOptions, tools: SearchContext['tools']): SearchContext {
+  const exposure = exposureOf(options);
+  return {
+    sessionId: options.sessionId,
+    tools,
+    enabledGroups: options.enabledGroups,
+    exposure: exposure === 'native' ? 'tools' : exposure,
+    ...(options.searchResults !== undefined && exposure !== 'native' && { searchResults: options.searchResults }),
+  };
+}
+
 /**
- * Returns the body with its tools replaced for this round. Portable mode: `search_tools`, the direct
- * tools and the tools this session discovered, as the caller's own objects. Native mode: a client
- * `tool_search`, the direct tools, and every other visible tool with `defer_loading: true` (grouped
- * tools in one namespace per group); that list does not change as tools are found, so the cached
- * prefix holds. A round the layer bypasses comes back unchanged.
+ * Returns the body with its tools replaced for this round. 'bridge': `search_tools`, `call_tool` and the
+ * direct tools. 'native': a client `tool_search`, the direct tools, and every other visible tool with
+ * `defer_loading: true` (a group's tools in namespaces). Both stay byte-identical as tools are found, so the
+ * cached prefix holds. 'tools': `search_tools`, the direct tools and the tools this session found. The caller's
+ * own objects are sent wherever the model sees a caller's tool; a name is never sent twice.
  */
 export async function prepareResponse<B extends ResponsesBody>(
   layer: ToolSearch,
   body: B,
   options: ResponsesOptions,
-): Promise<B> {
+): Promise<PreparedBody<B, ResponsesTool>> {
   const converted = convertResponsesTools(body.tools, options.groupOf);
   const prepared = await layer.prepare({
-    sessionId: options.sessionId,
-    tools: converted.tools,
+    ...coreContext(options, converted.tools),
     messages: responsesInputToMessages(body.input, body.instructions),
-    enabledGroups: options.enabledGroups,
   });
-  if (prepared.bypassed) return body;
-  if (options.native) {
-    const plan = nativePlan(layer, converted, options);
-    return { ...body, tools: [...plan.tools, ...converted.passthrough] };
-  }
-  const tools = prepared.tools.map((tool) => converted.original(tool) ?? toolToResponsesTool(tool, options.strict));
-  return { ...body, tools: [...tools, ...converted.passthrough] };
+  const native = !prepared.bypassed && exposureOf(options) === 'native';
+  const tools = native
+    ? nativePlan(layer, converted, options).tools
+    : prepared.tools.map((tool) => converted.original(tool) ?? toolToResponsesTool(tool, options.strict));
+  if (body.tools === undefined && tools.length === 0) return body as PreparedBody<B, ResponsesTool>;
+  const sent = uniqueTools([...tools, ...converted.passthrough], responsesToolName);
+  return { ...body, tools: sent } as PreparedBody<B, ResponsesTool>;
 }
 
 /**
- * Answers one tool call item of a response with the input items to append. `search_tools` (portable)
- * and `tool_search_call` (native) get the search result; a call of a tool the model has not been shown
- * gets the corrective result and is not executed (in native mode with `onUndiscoveredCall: 'discover'`,
- * followed by a `tool_search_call` / `tool_search_output` pair that loads its definition); any other
- * call gets what `execute` returns.
+ * Answers one tool call item of a response with the input items to append. `search_tools` and
+ * `tool_search_call` (native) get the search result; `call_tool` (bridge) runs the tool it names with its
+ * arguments unchanged, or answers why not; a call of a tool the model has not been shown gets the corrective
+ * result and is not executed (in native mode with `onUndiscoveredCall: 'discover'`, followed by a
+ * `tool_search_call` / `tool_search_output` pair that loads its definition); any other call gets what `execute` returns.
  */
 export async function answerResponseToolCall(
   layer: ToolSearch,
@@ -94,12 +138,9 @@ export async function answerResponseToolCall(
   options: AnswerResponseToolCallOptions,
 ): Promise<ResponseInputItem[]> {
   const converted = convertResponsesTools(options.tools, options.groupOf);
-  const context = { sessionId: options.sessionId, tools: converted.tools, enabledGroups: options.enabledGroups };
+  const context = coreContext(options, converted.tools);
   if (item.type === 'tool_search_call') {
-    const result = await layer.search(context, item.arguments);
-    const found = 'tools' in result ? result.tools.map((tool) => tool.name) : [];
-    const plan = nativePlan(layer, converted, options);
-    return [plan.output(item.call_id ?? item.id ?? '', found)];
+    return answerToolSearch(layer, context, item, nativePlan(layer, converted, options).placed);
   }
   const routed = await routeCall(
     layer,
@@ -109,30 +150,17 @@ export async function answerResponseToolCall(
       onUndiscoveredCall: options.onUndiscoveredCall,
       original: converted.original,
       execute: options.execute,
-      passthrough: (name) =>
-        converted.passthrough.find(
-          (tool) => (tool.type === 'custom' || tool.type === 'function') && tool.name === name,
-        ),
+      passthrough: (name) => converted.passthrough.find((tool) => responsesToolName(tool) === name),
     },
   );
   const output = routed.kind === 'executed' ? routed.output : JSON.stringify(routed.result);
   const items: ResponseInputItem[] = [{ type: 'function_call_output', call_id: item.call_id, output }];
-  if (options.native && routed.kind === 'corrective' && routed.result.tools && routed.result.tools.length > 0) {
-    // The tool is deferred, so its schema reaches the model only through a tool search output: this
-    // pair loads it the way a search would, and the model can call it again with valid arguments.
-    const plan = nativePlan(layer, converted, options);
-    const callId = `load_${item.call_id}`;
-    const names = routed.result.tools.map((tool) => tool.name);
-    items.push(
-      {
-        type: 'tool_search_call',
-        call_id: callId,
-        execution: 'client',
-        status: 'completed',
-        arguments: { query: names.join(' ') },
-      },
-      plan.output(callId, names),
-    );
+  const loaded = routed.kind === 'corrective' ? (routed.result.tools ?? []) : [];
+  if (exposureOf(options) === 'native' && loaded.length > 0) {
+    // The tool is deferred, so its schema reaches the model only through a tool search output: this pair
+    // loads it the way a search would, and the model can call it again with valid arguments.
+    const names = loaded.map((tool) => tool.name);
+    items.push(...loadItems(item.call_id, names, nativePlan(layer, converted, options).placed));
   }
   return items;
 }

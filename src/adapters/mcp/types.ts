@@ -1,0 +1,39 @@
+// The MCP shapes the adapter reads and returns, written out structurally so that the clients of both SDK majors
+// (`@modelcontextprotocol/sdk` 1.x and `@modelcontextprotocol/client` 2.x) fit them, and so that neither SDK is
+// imported, at run time or by the declaration files: an Agents app has only the v2 client, others only v1.
+
+/** A tool's hints as its server sends them (`readOnlyHint`, `destructiveHint`, ...). */
+export interface McpToolAnnotations {
+  readonly title?: string | undefined;
+  readonly readOnlyHint?: boolean | undefined;
+  readonly destructiveHint?: boolean | undefined;
+  readonly idempotentHint?: boolean | undefined;
+  readonly openWorldHint?: boolean | undefined;
+}
+
+/** An MCP tool definition from `tools/list`, the fields the catalogue reads. */
+export interface McpToolDefinition {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly title?: string | undefined;
+  readonly inputSchema?: { readonly [key: string]: unknown } | undefined;
+  readonly annotations?: McpToolAnnotations | undefined;
+}
+
+/** One content block of a tool result (`text`, `image`, `resource`, ...). */
+export type McpContent = { readonly type: string; readonly text?: string | undefined } & {
+  readonly [key: string]: unknown;
+};
+
+/** An MCP `CallToolResult`: what a server's tool returned, or the router's answer for the model. */
+export type McpCallToolResult = {
+  readonly content: readonly McpContent[];
+  readonly structuredContent?: { readonly [key: string]: unknown } | undefined;
+  readonly isError?: boolean | undefined;
+} & { readonly [key: string]: unknown };
+
+/** Per-request options handed through to the client's `callTool` (`signal`, `timeout`, `onprogress`, ...). */
+export type McpRequestOptions = {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeout?: number | undefined;
+} & { readonly [key: string]: unknown };
