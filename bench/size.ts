@@ -1,11 +1,14 @@
 // What each entry point costs a user's bundle: bundled with its dependencies, minified, then compressed.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Code the library imports only when an option asks for it (a dynamic import) is a chunk of its own in a
+// user's bundle: it is counted apart, as that option's cost on top of the entry.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { build, type Plugin } from 'esbuild';
+import { build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 
-/** The core entry's target, min+brotli. */
-export const CORE_SIZE_LIMIT = 8 * 1024;
+/** The core entry's target, min+brotli (issue 14). */
+export const CORE_SIZE_LIMIT = 16 * 1024;
 
 export interface SizeRow {
   entry: string;
@@ -26,36 +29,9 @@ function importFile(target: ExportTarget): string | undefined {
   return importFile(target.import ?? target.default ?? null);
 }
 
-// What an entry loads on first use (the bridge, its validator) is a separate chunk in a user's bundle, not the entry's cost.
-const lazyChunksApart: Plugin = {
-  name: 'lazy-chunks-apart',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
-    );
-  },
-};
+type Sizes = Omit<SizeRow, 'entry' | 'file'>;
 
-/** Bundles code as a user's bundler would (browser platform, ESM, minified) and measures it. */
-async function bundleSize(
-  input: { entry: string } | { contents: string; resolveDir: string },
-  external: string[],
-): Promise<Omit<SizeRow, 'entry' | 'file'>> {
-  const result = await build({
-    ...('entry' in input
-      ? { entryPoints: [input.entry] }
-      : { stdin: { contents: input.contents, resolveDir: input.resolveDir, loader: 'js' as const } }),
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    external,
-    plugins: [lazyChunksApart],
-    write: false,
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+function sizesOf(code: Uint8Array): Sizes {
   return {
     minBytes: code.byteLength,
     gzipBytes: gzipSync(code, { level: 9 }).byteLength,
@@ -63,10 +39,103 @@ async function bundleSize(
   };
 }
 
+/** A chunk loaded only through a dynamic import, named by the source module that holds most of it. */
+interface LazyChunk {
+  readonly name: string;
+  readonly sizes: Sizes;
+}
+
+interface Bundle {
+  /** The entry and every chunk it imports statically: what loading the entry costs. */
+  readonly eager: Sizes;
+  readonly lazy: LazyChunk[];
+}
+
+const concat = (files: readonly OutputFile[]): Uint8Array => {
+  const out = new Uint8Array(files.reduce((n, f) => n + f.contents.byteLength, 0));
+  let at = 0;
+  for (const f of files) {
+    out.set(f.contents, at);
+    at += f.contents.byteLength;
+  }
+  return out;
+};
+
+/** The outputs a file loads, following static imports only (`seen` collects them). */
+function closure(meta: Metafile, path: string, seen: Set<string>): Set<string> {
+  if (seen.has(path)) return seen;
+  seen.add(path);
+  for (const i of meta.outputs[path]?.imports ?? [])
+    if (i.kind === 'import-statement' && !i.external) closure(meta, i.path, seen);
+  return seen;
+}
+
+/** The source module that contributes most bytes to a chunk, as a short label (its file name without extension). */
+function labelOf(meta: Metafile, paths: Iterable<string>): string {
+  let best = ['', -1] as [string, number];
+  for (const path of paths)
+    for (const [input, { bytesInOutput }] of Object.entries(meta.outputs[path]?.inputs ?? {}))
+      if (bytesInOutput > best[1]) best = [input, bytesInOutput];
+  const file = best[0].replace(/^.*node_modules\//, '').replace(/\/dist\/.*$/, '');
+  const short =
+    file.includes('/') && !file.startsWith('@') ? (file.split('/').pop() ?? file).replace(/\.[jt]s$/, '') : file;
+  return short.replace(/-[\w]{8}$/, '');
+}
+
+const options = (external: string[]) =>
+  ({
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    external,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  }) as const;
+
+// What loads with the entry is bundled as one file (an app's bundler merges it into the app's own chunk), with the
+// dynamic imports left out; they are bundled apart, split as a bundler splits them, each its option's cost.
+const leaveDynamicImports: Plugin = {
+  name: 'leave-dynamic-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
+
+/** Bundles a file as a user's bundler would (browser platform, ESM, minified, split at dynamic imports). */
+async function bundle(entry: string, external: string[]): Promise<Bundle> {
+  const eager = await build({ ...options(external), entryPoints: [entry], plugins: [leaveDynamicImports] });
+  const split = await build({
+    ...options(external),
+    entryPoints: [entry],
+    splitting: true,
+    outdir: join(tmpdir(), 'tsl-size-out'),
+  });
+  const meta = split.metafile;
+  // The metafile names outputs relative to the working directory; output files carry absolute paths.
+  const byPath = new Map(split.outputFiles.map((f) => [f.path, f]));
+  const file = (path: string) => byPath.get(resolve(path)) as OutputFile;
+  const main = Object.keys(meta.outputs).find((path) => meta.outputs[path]?.entryPoint !== undefined) as string;
+  const loaded = closure(meta, main, new Set());
+  const lazy: LazyChunk[] = [];
+  for (const path of loaded)
+    for (const i of meta.outputs[path]?.imports ?? []) {
+      if (i.kind !== 'dynamic-import' || i.external || loaded.has(i.path)) continue;
+      const own = [...closure(meta, i.path, new Set())].filter((p) => !loaded.has(p));
+      lazy.push({ name: labelOf(meta, own), sizes: sizesOf(concat(own.map(file))) });
+    }
+  return { eager: sizesOf(eager.outputFiles[0]?.contents ?? new Uint8Array()), lazy };
+}
+
 /**
- * Each `exports` entry of the package.json, bundled with its dependencies. Peer dependencies (the adapters'
- * frameworks) stay external: an app that uses an adapter ships its framework anyway. Modules the runtime
- * provides (Workers, Node) cost nothing to ship.
+ * Each `exports` entry of the package.json, bundled with its dependencies, counting only what it loads at import.
+ * Peer dependencies (the adapters' frameworks) stay external: an app that uses an adapter ships its framework anyway.
+ * Modules the runtime provides (Workers, Node) cost nothing to ship. After the core's row come its options' rows:
+ * each chunk the core imports only when an option asks for it, with its cost on top of the core.
  */
 export async function measureSize(packageJsonPath: string): Promise<SizeRow[]> {
   const root = dirname(packageJsonPath);
@@ -80,19 +149,35 @@ export async function measureSize(packageJsonPath: string): Promise<SizeRow[]> {
     ...Object.keys(manifest.peerDependencies ?? {}).flatMap((p) => [p, `${p}/*`]),
   ];
   const core = importFile(manifest.exports?.['.'] ?? null);
-  const coreSize = core ? await bundleSize({ entry: join(root, core) }, external) : undefined;
+  const coreBundle = core ? await bundle(join(root, core), external) : undefined;
+  const scratch = mkdtempSync(join(tmpdir(), 'tsl-size-'));
   const rows: SizeRow[] = [];
-  for (const [entry, target] of Object.entries(manifest.exports ?? {})) {
-    const file = importFile(target);
-    if (!file) continue;
-    const size = await bundleSize({ entry: join(root, file) }, external);
-    let addedBrotliBytes: number | undefined;
-    if (core && coreSize && file !== core) {
-      const both = `export * from ${JSON.stringify(`./${core}`)};\nexport * from ${JSON.stringify(`./${file}`)};`;
-      addedBrotliBytes =
-        (await bundleSize({ contents: both, resolveDir: root }, external)).brotliBytes - coreSize.brotliBytes;
+  try {
+    for (const [entry, target] of Object.entries(manifest.exports ?? {})) {
+      const file = importFile(target);
+      if (!file) continue;
+      if (file === core && coreBundle) {
+        rows.push({ entry, file, ...coreBundle.eager });
+        for (const chunk of coreBundle.lazy) {
+          const option = `${entry} + ${chunk.name} (loaded when used)`;
+          rows.push({ entry: option, file: 'chunk', ...chunk.sizes, addedBrotliBytes: chunk.sizes.brotliBytes });
+        }
+        continue;
+      }
+      const size = (await bundle(join(root, file), external)).eager;
+      let addedBrotliBytes: number | undefined;
+      if (core && coreBundle) {
+        const both = join(scratch, `${entry.replace(/\W/g, '_')}.js`);
+        writeFileSync(
+          both,
+          `export * from ${JSON.stringify(join(root, core))};\nexport * from ${JSON.stringify(join(root, file))};`,
+        );
+        addedBrotliBytes = (await bundle(both, external)).eager.brotliBytes - coreBundle.eager.brotliBytes;
+      }
+      rows.push({ entry, file, ...size, ...(addedBrotliBytes !== undefined && { addedBrotliBytes }) });
     }
-    rows.push({ entry, file, ...size, ...(addedBrotliBytes !== undefined && { addedBrotliBytes }) });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
   return rows;
 }

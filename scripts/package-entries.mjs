@@ -27,6 +27,7 @@ const sources = {
   './durable-object': 'src/stores/durable-object.ts',
   './cold-start': 'src/search/serialize.ts',
   './cost': 'src/cost/index.ts',
+  './zh': 'src/core/locale-zh.ts',
 };
 
 /**

@@ -1,15 +1,17 @@
 // The public face of tool-search-layer.
 
 export type { CallCheck, CheckCallOptions, UndiscoveredCallMode, UndiscoveredCallResult } from './core/calls.ts';
-export { isUndiscoveredResult } from './core/calls.ts';
 export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './core/create-tool-search.ts';
 export { createToolSearch } from './core/create-tool-search.ts';
 export type { DiscoveredRecord } from './core/discovered.ts';
 export { RECORD_VERSION } from './core/discovered.ts';
 export { ToolSearchError } from './core/errors.ts';
+export type { DiscoverSource, EventListener, ToolSearchEvent } from './core/events.ts';
+export { isUndiscoveredResult } from './core/not-called.ts';
 export type { ResolvedOptions, ToolSearchOptions } from './core/options.ts';
 export type { FoundTool, SearchErrorResult, SearchResult } from './core/search-tool.ts';
 export { MAX_RELATED, SEARCH_TOOL_NAME } from './core/search-tool.ts';
+export type { DiscoveredView, SessionControl } from './core/sessions.ts';
 export type { DiscoveredStore, RecordUpdate } from './core/store-guard.ts';
 export type { Texts } from './core/texts.ts';
 export { locales } from './core/texts.ts';
@@ -19,7 +21,7 @@ export type { CompactFoundTool, CompactSearchResult } from './exposure/compact.t
 export type { Exposure, ExposureContext, SearchResultsMode } from './exposure/mode.ts';
 export { CALL_TOOL_NAME } from './exposure/mode.ts';
 export type { BridgeTexts } from './exposure/texts.ts';
-export type { Embed, ResolvedSemantic, SemanticOptions } from './search/semantic.ts';
-export { EMBED_BATCH, MAX_TOOL_VECTORS } from './search/semantic-cache.ts';
+export type { Embed, ResolvedSemantic, SemanticOptions } from './search/semantic-options.ts';
+export { EMBED_BATCH, MAX_TOOL_VECTORS } from './search/semantic-options.ts';
 export type { MemoryStoreOptions } from './stores/memory.ts';
 export { createMemoryStore } from './stores/memory.ts';

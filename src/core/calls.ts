@@ -2,7 +2,7 @@
 
 import { rankTools } from '../search/index.ts';
 import type { Catalogue } from './catalogue.ts';
-import { NOT_CALLED } from './discovered.ts';
+import { cut, MAX_CALLED_NAME, MAX_SPELLING } from './limits.ts';
 import { type FoundTool, toFoundTool } from './search-tool.ts';
 import { format, type Texts } from './texts.ts';
 import type { Tool } from './types.ts';
@@ -51,9 +51,11 @@ export function undiscoveredResult(tool: Tool, mode: UndiscoveredCallMode, texts
 export function unknownToolResult(
   catalogue: Catalogue,
   visible: (id: number) => boolean,
-  name: string,
+  called: string,
   texts: Texts,
 ): UndiscoveredCallResult {
+  // The name is model output of any length: it is read, matched and echoed only up to a bound.
+  const name = cut(called, MAX_CALLED_NAME);
   const closest = closestNames(catalogue, visible, name);
   const hint =
     closest.length > 0 ? format(texts.unknownToolHint, { names: closest.join(', ') }) : texts.unknownToolHintNone;
@@ -65,11 +67,14 @@ function closestNames(catalogue: Catalogue, visible: (id: number) => boolean, na
   const words = name.replace(/[_\-.]+/g, ' ');
   const names = new Set(rankTools(catalogue.index, words, { visible, take: CLOSEST }).ids.map(nameAt(catalogue)));
   if (names.size < CLOSEST) {
-    const wanted = name.toLowerCase();
-    const near = catalogue.tools
-      .map((tool, id) => ({ id, distance: visible(id) ? editDistance(wanted, tool.name.toLowerCase()) : Infinity }))
-      .filter((entry) => entry.distance <= Math.max(2, wanted.length / 3))
-      .sort((a, b) => a.distance - b.distance || a.id - b.id);
+    const wanted = cut(name, MAX_SPELLING).toLowerCase();
+    const most = Math.max(2, Math.floor(wanted.length / 3));
+    const near: { id: number; distance: number }[] = [];
+    catalogue.tools.forEach((tool, id) => {
+      const distance = visible(id) ? editDistance(wanted, tool.name.toLowerCase(), most) : most + 1;
+      if (distance <= most) near.push({ id, distance });
+    });
+    near.sort((a, b) => a.distance - b.distance || a.id - b.id);
     for (const { id } of near) {
       if (names.size >= CLOSEST) break;
       names.add(nameAt(catalogue)(id));
@@ -80,11 +85,13 @@ function closestNames(catalogue: Catalogue, visible: (id: number) => boolean, na
 
 const nameAt = (catalogue: Catalogue) => (id: number) => (catalogue.tools[id] as Tool).name;
 
-/** Levenshtein distance, two rows; names are short. */
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance, two rows, or `most + 1` as soon as it must exceed `most` (length gap, or a whole row over). */
+function editDistance(a: string, b: string, most: number): number {
+  if (Math.abs(a.length - b.length) > most) return most + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
+    let best = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       current[j] = Math.min(
@@ -92,13 +99,10 @@ function editDistance(a: string, b: string): number {
         (current[j - 1] as number) + 1,
         (previous[j - 1] as number) + cost,
       );
+      best = Math.min(best, current[j] as number);
     }
+    if (best > most) return most + 1;
     previous = current;
   }
   return previous[b.length] as number;
-}
-
-/** True when a tool result is an undiscovered-call answer (the layer's own, serialised with `JSON.stringify`). */
-export function isUndiscoveredResult(content: unknown): boolean {
-  return typeof content === 'string' && content.startsWith(NOT_CALLED);
 }

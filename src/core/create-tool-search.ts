@@ -4,13 +4,14 @@ import type { CallToolResult } from '../exposure/call-tool.ts';
 import type { CompactSearchResult } from '../exposure/compact.ts';
 import { exposureModes } from '../exposure/load.ts';
 import { type ExposureContext, modeOf } from '../exposure/mode.ts';
-import { createSemanticRanker } from '../search/semantic.ts';
-import { type CallCheck, type CheckCallOptions, undiscoveredResult, unknownToolResult } from './calls.ts';
+import type { CallCheck, CheckCallOptions } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
+import { eventSink } from './events.ts';
+import { MAX_DISCOVERED } from './limits.ts';
 import { namesList } from './names-list.ts';
-import { type ResolvedOptions, resolveOptions, type ToolSearchOptions } from './options.ts';
+import { type ResolvedOptions, resolveOptions, type ToolSearchOptions, textsReady } from './options.ts';
 import { expose, listedTools } from './prepare.ts';
 import {
   parseSearchArgs,
@@ -22,6 +23,8 @@ import {
   searchToolDefinition,
   searchWindow,
 } from './search-tool.ts';
+import { lazySemanticRanker } from './semantic-loader.ts';
+import { type SessionControl, sessionsOf } from './sessions.ts';
 import { guardStore } from './store-guard.ts';
 import type { Message, Tool } from './types.ts';
 
@@ -53,7 +56,7 @@ export interface PrepareResult {
 }
 
 /** A tool-search layer: call `prepare` before every model round and route `search_tools` calls to `search`. */
-export interface ToolSearch {
+export interface ToolSearch extends SessionControl {
   readonly options: ResolvedOptions;
   prepare(input: PrepareInput): Promise<PrepareResult>;
   /** Answers a `search_tools` call; bad arguments come back as `{ error, hint }`, never as an exception. */
@@ -73,8 +76,6 @@ export interface ToolSearch {
   clear(sessionId?: string): Promise<void>;
 }
 
-type RecordChange = (current: DiscoveredRecord | undefined) => DiscoveredRecord | undefined;
-
 const DEFINITIONS_KEPT = 16;
 
 /** Sets a key in a small map that forgets its oldest entry past DEFINITIONS_KEPT. */
@@ -92,11 +93,22 @@ function keepRecent<K, V>(map: Map<K, V>, key: K, value: V): void {
  */
 export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const resolved = resolveOptions(options);
-  const { texts, logger, maxDiscoveredKeep: keep } = resolved;
+  const { texts, logger } = resolved;
+  // 'zh' texts load with the first call; `texts` is filled in when they are there.
+  let ready = textsReady(resolved);
+  const loaded = async () => {
+    if (ready) await ready;
+    ready = undefined;
+  };
+  // Answers to calls of tools the model was not shown: most rounds never need them, so they load when one does.
+  const refusals = () => import('./calls.ts');
+  const keep = resolved.maxDiscoveredKeep || MAX_DISCOVERED;
+  const emit = eventSink(resolved.onEvent, (message) => logger.warn(`[tool-search-layer] ${message}`));
   const store = guardStore(resolved.store, {
     timeoutMs: resolved.storeTimeoutMs,
     retryMs: resolved.storeRetryMs,
     keep,
+    emit,
     debug: (message) => logger.debug?.(`[tool-search-layer] ${message}`),
   });
   const warnedDirect = new Set<string>();
@@ -107,7 +119,8 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const loggingWarn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
   const semantic =
     resolved.semantic &&
-    createSemanticRanker(resolved.semantic, loggingWarn, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
+    lazySemanticRanker(resolved.semantic, loggingWarn, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
+  const sessions = sessionsOf(store, emit, loggingWarn);
   // Catalogue warnings once per layer: a catalogue already warned about costs one lookup.
   const warnedCatalogues = new WeakSet<CatalogueInfo>();
   const warnedEntries = new Set<string>();
@@ -126,24 +139,17 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     }
   }
 
-  function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[]): Tool {
+  function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[], groups?: readonly string[]): Tool {
     const byGroups = definitions.get(info) ?? new Map<string, Tool>();
     definitions.set(info, byGroups);
     let definition = byGroups.get(key);
     if (!definition) {
-      const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts) : '';
+      const names = resolved.showToolNames ? namesList(listed(), resolved.toolNamesBudget, texts, groups) : '';
       definition = byNames.get(names) ?? searchToolDefinition(texts, names || undefined, semantic !== undefined);
       keepRecent(byNames, names, definition);
       keepRecent(byGroups, key, definition);
     }
     return definition;
-  }
-
-  /** Reads a session's record and writes the change, only when `change` changes it. */
-  async function remember(sessionId: string, change: RecordChange, warn: (m: string) => void) {
-    const current = await store.get(sessionId, warn);
-    if (change(current) === current) return current;
-    return store.update(sessionId, change, warn);
   }
 
   /** Counts the kept tools only: a skipped entry is never sent, so it cannot make a round large. */
@@ -157,6 +163,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     async prepare(input) {
       checkContext(input, 'prepare');
       const mode = modeOf(input, resolved, 'prepare');
+      await loaded();
       const warnings: string[] = [];
       const warn = (message: string) => {
         warnings.push(message);
@@ -175,13 +182,17 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
       const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
       const events = readEvents(input.messages, SEARCH_TOOL_NAME, known);
-      const record: DiscoveredRecord | undefined = await remember(
+      const record: DiscoveredRecord | undefined = await sessions.change(
         sessionId,
         (current) => applyHistory(current, events, keep),
+        (name) => (events.some((event) => event.via === 'call' && event.name === name) ? 'call' : 'history'),
         warn,
       );
-      const searchTool = searchToolFor(catalogue.info, groupsKey(enabledGroups), () =>
-        listedTools(catalogue, visible, resolved.alwaysDirectTools),
+      const searchTool = searchToolFor(
+        catalogue.info,
+        groupsKey(enabledGroups),
+        () => listedTools(catalogue, visible, resolved.alwaysDirectTools),
+        enabledGroups,
       );
       const discovered = [...(record?.order ?? [])];
       const exposure = expose({
@@ -207,6 +218,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     async search(context, args) {
       checkContext(context, 'search');
       const mode = modeOf(context, resolved, 'search');
+      await loaded();
       const parsed = parseSearchArgs(args, texts);
       if (!parsed.ok) return parsed.result;
       const catalogue = catalogueOf(context.tools);
@@ -218,10 +230,10 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         : rankSearch(catalogue, visible, parsed.query, take);
       const shown = mode.exposure === 'tools' && !mode.compact ? texts : await modes.searchTexts(mode);
       const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, shown, ranked);
-      if (result.tools.length > 0) {
-        const found = result.tools.map((tool) => tool.name);
-        await remember(context.sessionId, (current) => applyTouches(current, found, keep), loggingWarn);
-      }
+      const found = result.tools.map((tool) => tool.name);
+      const { sessionId } = context;
+      emit({ type: 'search', sessionId, query: parsed.query, found: result.found, names: found });
+      if (found.length > 0) await sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
       return mode.compact ? modes.compact(result) : result;
     },
@@ -234,6 +246,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         throw new ToolSearchError('checkCall: onUndiscoveredCall must be "hint" or "discover"');
       }
       if (name === SEARCH_TOOL_NAME) return { ok: true };
+      await loaded();
       const { sessionId, tools, enabledGroups } = context;
       const catalogue = catalogueOf(tools);
       warnCatalogue(catalogue.info, loggingWarn);
@@ -242,26 +255,43 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       // A bypassed round sent its tools as they are, enabledGroups aside (SPEC 4.1): what the model was shown may run.
       if (id !== undefined && (!resolved.enabled || bypasses(catalogue.info))) return { ok: true };
       if (id === undefined || !visible(id)) {
-        return { ok: false, result: unknownToolResult(catalogue, visible, name, texts) };
+        const result = (await refusals()).unknownToolResult(catalogue, visible, name, texts);
+        emit({ type: 'call-refused', sessionId, name: result.notCalled, reason: 'unknown' });
+        return { ok: false, result };
       }
       if (resolved.alwaysDirectTools.includes(name)) return { ok: true };
       const record = await store.get(sessionId, loggingWarn);
       if (record?.order.includes(name)) return { ok: true };
-      if (mode === 'discover') {
-        await remember(sessionId, (current) => applyTouches(current, [name], keep), loggingWarn);
-      }
-      return { ok: false, result: undiscoveredResult(catalogue.tools[id] as Tool, mode, texts) };
+      emit({ type: 'call-refused', sessionId, name, reason: 'undiscovered' });
+      if (mode === 'discover')
+        await sessions.change(sessionId, (current) => applyTouches(current, [name], keep), 'call');
+      return { ok: false, result: (await refusals()).undiscoveredResult(catalogue.tools[id] as Tool, mode, texts) };
     },
+
+    ...sessions.control,
 
     async callTool(context, args, callOptions) {
       checkContext(context, 'callTool');
       modeOf(context, resolved, 'callTool');
+      await loaded();
+      // checkCall announces its own refusals; callTool's others are announced here, with their reason.
+      let checked: CallCheck | undefined;
       const parts = {
-        checkCall: (name: string) => this.checkCall(context, name, callOptions),
+        checkCall: async (name: string) => {
+          checked = await this.checkCall(context, name, callOptions);
+          return checked;
+        },
         stored: () => store.get(context.sessionId, loggingWarn),
         warn: loggingWarn,
       };
-      return modes.callTool(parts, context, args);
+      const result = await modes.callTool(parts, context, args);
+      if (!result.ok && checked?.ok !== false) {
+        const { notCalled: name } = result.result;
+        const { refusalReason } = await import('./call-events.ts');
+        const reason = refusalReason(name, checked, args, context.tools);
+        emit({ type: 'call-refused', sessionId: context.sessionId, name, reason });
+      }
+      return result;
     },
 
     async clear(sessionId) {

@@ -1,5 +1,7 @@
 // The discovered set: which tools a session has found or used, and in what order the model sees them.
 import { bridgedName, CALL_TOOL_NAME } from '../exposure/mode.ts';
+import { NOT_CALLED } from './not-called.ts';
+import { namesInSearchResult } from './parsed-results.ts';
 import type { Message } from './types.ts';
 
 /** A session's discovered set as stores keep it; `v` is the format version. */
@@ -17,6 +19,8 @@ export interface DiscoveredRecord {
 export interface HistoryEvent {
   readonly name: string;
   readonly call: string;
+  /** 'call': a use through the bridge's call_tool. */
+  readonly via?: 'call' | undefined;
 }
 
 const keyOf = (event: HistoryEvent): string => `${event.call}\n${event.name}`;
@@ -145,33 +149,7 @@ export function mergeRecords(
   return { v: RECORD_VERSION, order, recent, mark: newer.mark ?? older.mark };
 }
 
-/** How an undiscovered-call result begins (its first key), so the history never counts it as a use. */
-export const NOT_CALLED = '{"notCalled":';
-
-// Search results repeat in every round's history; parsing each once keeps `prepare` cheap.
-const parsedResults = new Map<string, readonly string[]>();
-const PARSED_CAP = 512;
-
-function namesInSearchResult(content: unknown): readonly string[] {
-  if (typeof content !== 'string') return [];
-  const cached = parsedResults.get(content);
-  if (cached) return cached;
-  let names: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(content);
-    const tools = (parsed as { tools?: unknown } | null)?.tools;
-    if (Array.isArray(tools)) {
-      names = tools
-        .map((tool: { name?: unknown } | null) => tool?.name)
-        .filter((n): n is string => typeof n === 'string');
-    }
-  } catch {
-    // not JSON: skipped, as the spec asks
-  }
-  if (parsedResults.size >= PARSED_CAP) parsedResults.delete(parsedResults.keys().next().value as string);
-  parsedResults.set(content, names);
-  return names;
-}
+export { NOT_CALLED } from './not-called.ts';
 
 /**
  * Reads the discovery events of a history, in order: the tools a paired `search_tools` result returned,
@@ -185,6 +163,7 @@ export function readEvents(
 ): HistoryEvent[] {
   if (!Array.isArray(messages)) return [];
   const calls = new Map<string, string>();
+  const bridged = new Set<string>();
   const events: HistoryEvent[] = [];
   for (const message of messages as readonly unknown[]) {
     if (typeof message !== 'object' || message === null) continue;
@@ -194,7 +173,11 @@ export function readEvents(
         const { id, name, arguments: args } = (call ?? {}) as { id?: unknown; name?: unknown; arguments?: unknown };
         // A bridged call is a use of the tool it names (SPEC 11).
         const used = name === CALL_TOOL_NAME ? bridgedName(args) : name;
-        if (typeof id === 'string' && id !== '' && typeof used === 'string') calls.set(id, used);
+        if (typeof id === 'string' && id !== '' && typeof used === 'string') {
+          calls.set(id, used);
+          if (name === CALL_TOOL_NAME) bridged.add(id);
+          else bridged.delete(id);
+        }
       }
     } else if (role === 'tool' && typeof toolCallId === 'string') {
       const name = calls.get(toolCallId);
@@ -203,7 +186,8 @@ export function readEvents(
       // A corrective answer to a call of a tool the model had not been shown: the tool was not used.
       if (typeof content === 'string' && content.startsWith(NOT_CALLED)) continue;
       const found = name === searchToolName ? namesInSearchResult(content) : [name];
-      for (const tool of found) if (known(tool)) events.push({ name: tool, call: toolCallId });
+      const via = bridged.has(toolCallId) ? 'call' : undefined;
+      for (const tool of found) if (known(tool)) events.push({ name: tool, call: toolCallId, via });
     }
   }
   return events;

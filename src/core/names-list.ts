@@ -7,7 +7,12 @@ import type { Tool } from './types.ts';
  * as many whole names as fit and says how many more exist, with their groups and counts when those fit too.
  * It depends only on the round's tools, never on the discovered set, so it stays byte-stable.
  */
-export function namesList(listed: readonly Tool[], budget: number, texts: Texts): string {
+export function namesList(
+  listed: readonly Tool[],
+  budget: number,
+  texts: Texts,
+  enabledGroups?: readonly string[],
+): string {
   const names = listed.map((tool) => tool.name);
   if (names.length === 0) return '';
   const all = `${texts.namesIntro}\n${names.join(', ')}`;
@@ -15,7 +20,7 @@ export function namesList(listed: readonly Tool[], budget: number, texts: Texts)
   // Find the longest prefix of names that fits with the closing line; the closing line depends on the rest.
   let fit = fitNames(names, budget - texts.namesIntro.length - 1);
   for (;;) {
-    const closing = closingLine(listed.slice(fit), budget / 2, texts);
+    const closing = closingLine(listed.slice(fit), budget / 2, texts, enabledGroups && new Set(enabledGroups));
     const room = budget - texts.namesIntro.length - closing.length - 2;
     const next = fitNames(names, room);
     if (next >= fit) return `${texts.namesIntro}\n${names.slice(0, fit).join(', ')}\n${closing}`;
@@ -34,9 +39,12 @@ function fitNames(names: readonly string[], room: number): number {
   return i;
 }
 
-function closingLine(rest: readonly Tool[], groupBudget: number, texts: Texts): string {
+/** The closing line; it counts enabled groups only: a visible tool may also belong to a disabled one (SPEC 6). */
+function closingLine(rest: readonly Tool[], groupBudget: number, texts: Texts, enabled?: ReadonlySet<string>): string {
   const counts = new Map<string, number>();
-  for (const tool of rest) for (const group of tool.groups ?? []) counts.set(group, (counts.get(group) ?? 0) + 1);
+  for (const tool of rest)
+    for (const group of tool.groups ?? [])
+      if (!enabled || enabled.has(group)) counts.set(group, (counts.get(group) ?? 0) + 1);
   const summary = [...counts].map(([group, n]) => `${group} (${n})`).join(texts.listSeparator);
   if (counts.size > 0 && summary.length <= groupBudget) {
     return format(texts.namesMoreGroups, { count: rest.length, groups: summary });

@@ -2,8 +2,10 @@
 import * as v from 'valibot';
 import { BRIDGE_TEXT_KEYS, type Exposure, exposureOptions, modeOf, type SearchResultsMode } from '../exposure/mode.ts';
 import type { BridgeTexts } from '../exposure/texts.ts';
-import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic.ts';
+import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic-options.ts';
 import { createMemoryStore } from '../stores/memory.ts';
+import type { EventListener } from './events.ts';
+import { type LocaleTexts, localeTexts } from './locale-loader.ts';
 import type { DiscoveredStore } from './store-guard.ts';
 import { locales, type Texts } from './texts.ts';
 import type { Logger } from './types.ts';
@@ -33,12 +35,14 @@ export interface ToolSearchOptions {
   readonly storeRetryMs?: number;
   /** Receives warnings. Default: console.warn. */
   readonly logger?: Logger;
-  /** The built-in model-facing texts. Default 'en'. */
+  /** The built-in model-facing texts; 'zh' is loaded with the layer's first call. Default 'en'. */
   readonly locale?: 'en' | 'zh';
   /** Overrides single texts of the locale (the bridge's texts included). */
   readonly texts?: Partial<Texts & BridgeTexts>;
   /** A semantic ranker (the host's embedding model) fused with the built-in ranking. Default: none. */
   readonly semantic?: SemanticOptions;
+  /** Receives the layer's events (searches, discoveries, evictions, refused calls, store outages); see docs/core.md. */
+  readonly onEvent?: EventListener;
   /** What `prepare` sends when a call does not say: 'tools' (SPEC 4) or 'bridge' (a constant tools block, SPEC 11). Default 'tools'. */
   readonly exposure?: Exposure;
   /** 'compact': search results carry a one-line parameter summary ('tools' mode only; refused with 'bridge'). Default 'full'. */
@@ -60,6 +64,7 @@ export interface ResolvedOptions {
   readonly logger: Logger;
   readonly texts: Texts;
   readonly semantic: ResolvedSemantic | undefined;
+  readonly onEvent?: EventListener | undefined;
   readonly locale: 'en' | 'zh';
   readonly exposure: Exposure;
   readonly searchResults: SearchResultsMode;
@@ -111,23 +116,33 @@ const schema = v.strictObject(
       {},
     ),
     semantic: semanticSchema,
+    onEvent: v.optional(v.custom<EventListener>(isFunction, 'must be a function')),
     ...exposureOptions,
   },
   'is not an option',
 );
+
+const pending = new WeakMap<ResolvedOptions, Promise<void>>();
+
+/** The promise a layer awaits before its first call while its locale's texts load; undefined once they are there. */
+export const textsReady = (options: ResolvedOptions): Promise<void> | undefined => pending.get(options);
 
 /** Validates options and applies defaults; throws ToolSearchError naming the option path and the reason. */
 export function resolveOptions(input: unknown): ResolvedOptions {
   const { locale, texts, store, logger, semantic, ...rest } = parseOptions(schema, input, 'createToolSearch');
   modeOf({ searchResults: rest.searchResults }, rest, 'createToolSearch: invalid option "searchResults"');
   const defined = Object.fromEntries(Object.entries(texts).filter(([, text]) => text !== undefined));
-  return Object.freeze({
+  const warn = (message: string) => (logger ?? console).warn(`[tool-search-layer] ${message}`);
+  const localized: LocaleTexts = localeTexts(locale, defined, warn);
+  const resolved: ResolvedOptions = Object.freeze({
     ...rest,
     alwaysDirectTools: Object.freeze([...rest.alwaysDirectTools]),
     store: store ?? createMemoryStore(),
     logger: logger ?? { warn: (message: string) => console.warn(message) },
     locale,
-    texts: Object.freeze({ ...locales[locale], ...defined }),
+    texts: localized.texts,
     semantic: semantic && Object.freeze({ ...semantic, model: semantic.model }),
   });
+  if (localized.ready) pending.set(resolved, localized.ready);
+  return resolved;
 }

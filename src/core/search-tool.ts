@@ -2,11 +2,12 @@
 import * as v from 'valibot';
 import { asKeyword, type RankResult, rankTools } from '../search/index.ts';
 import type { Catalogue } from './catalogue.ts';
+import { jsonSafe } from './limits.ts';
+import { SEARCH_TOOL_NAME } from './names.ts';
 import { format, type Texts } from './texts.ts';
 import type { JsonSchema, Tool } from './types.ts';
 
-/** The name of the meta-tool the model calls to find tools. */
-export const SEARCH_TOOL_NAME = 'search_tools';
+export { SEARCH_TOOL_NAME } from './names.ts';
 
 /** One tool as a search returns it: the full definition the model needs to call it. */
 export interface FoundTool {
@@ -192,7 +193,7 @@ export function toFoundTool(tool: Tool): FoundTool {
   return {
     name: tool.name,
     description: typeof tool.description === 'string' ? tool.description : '',
-    parameters: tool.parameters ?? null,
+    parameters: jsonSafe(tool.parameters ?? null),
   };
 }
 

@@ -1,8 +1,9 @@
 // The persistence seam for discovered sets, and the guard that keeps a slow or failing store from failing a round.
 
-import { createMemoryStore } from '../stores/memory.ts';
 import { type DiscoveredRecord, decodeRecord, mergeRecords } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
+import type { Emit } from './events.ts';
+import { MAX_FALLBACK_SESSIONS } from './limits.ts';
 
 /**
  * Turns a session's stored value into the next one. Pure: a store may call it more than once (a retry, a
@@ -37,139 +38,171 @@ export interface GuardOptions {
   /** The discovered-set cap, for merging what was found in memory meanwhile. */
   readonly keep: number;
   readonly debug: (message: string) => void;
+  /** Receives `store-fallback` and `store-recover`. */
+  readonly emit?: Emit;
   readonly now?: () => number;
 }
 
+type Change = (current: DiscoveredRecord | undefined) => DiscoveredRecord | undefined;
+type Warn = (message: string) => void;
+
 /** The store as the layer uses it: decoded records, a timeout on every call, and memory when it fails. */
 export interface GuardedStore {
-  get(sessionId: string, warn: (message: string) => void): Promise<DiscoveredRecord | undefined>;
-  update(
-    sessionId: string,
-    apply: (current: DiscoveredRecord | undefined) => DiscoveredRecord | undefined,
-    warn: (message: string) => void,
-  ): Promise<DiscoveredRecord | undefined>;
+  /** Reads a session's set: one store call. */
+  get(sessionId: string, warn: Warn): Promise<DiscoveredRecord | undefined>;
+  /** Applies a change: one store call that reads once and writes only when the record changed. */
+  update(sessionId: string, apply: Change, warn: Warn): Promise<DiscoveredRecord | undefined>;
   delete(sessionId?: string): Promise<void>;
+}
+
+/** A session held in memory while its store fails: what it discovered meanwhile. */
+interface Held {
+  record: DiscoveredRecord | undefined;
 }
 
 /**
  * Wraps a store so that a failure or a timeout moves the affected session to memory for a while, with one
- * warning; the store is tried again after `retryMs`, and what was discovered meanwhile is merged into it.
+ * warning per outage; the store is tried again after `retryMs`, in the same call that merges back what was
+ * discovered meanwhile, so a round still costs one store call.
  */
 export function guardStore(store: DiscoveredStore, options: GuardOptions): GuardedStore {
-  const { timeoutMs, retryMs, keep } = options;
+  const { timeoutMs, retryMs, keep, debug } = options;
+  const emit = options.emit ?? (() => {});
   const now = options.now ?? Date.now;
-  const fallback = createMemoryStore({ maxSessions: 10_000 });
-  // Sessions whose set lives in memory until the store answers again.
-  const fellBack = new Set<string>();
+  // Sessions in memory, least recently used first; bounded, so a long outage over many sessions stays bounded.
+  const held = new Map<string, Held>();
   // The last record each session read or wrote, so a session that falls back starts from it, not from nothing.
   const lastGood = new Map<string, DiscoveredRecord>();
-  const remember = (sessionId: string, record: DiscoveredRecord | undefined) => {
-    lastGood.delete(sessionId);
-    if (!record) return record;
-    if (lastGood.size >= LAST_GOOD_KEPT) lastGood.delete(lastGood.keys().next().value as string);
-    lastGood.set(sessionId, record);
-    return record;
-  };
   let retryAt = 0;
-  let warnedOutage = false;
+  // An outage is warned about once; it ends when the store answers, and the next one is warned about
+  // again, at most once per retryMs (a store that fails every other call must not flood the log).
+  let warnedAt: number | undefined;
+  let answeredSinceWarning = false;
   const warnedVersions = new Set<string>();
 
-  function decode(value: unknown, warn: (message: string) => void): DiscoveredRecord | undefined {
-    const decoded = decodeRecord(value);
-    if (decoded.version !== undefined && !warnedVersions.has(decoded.version)) {
-      warnedVersions.add(decoded.version);
-      warn(
-        `store "${store.name}" holds a discovered set of format version ${decoded.version}, which this release does not read; it is treated as empty and replaced on the next discovery`,
-      );
-    }
-    return decoded.record;
-  }
+  const touch = <V>(map: Map<string, V>, id: string, value: V, max: number): V => {
+    map.delete(id);
+    if (map.size >= max) map.delete(map.keys().next().value as string);
+    map.set(id, value);
+    return value;
+  };
 
-  function call<T>(what: string, run: () => Promise<T>): Promise<T> {
-    if (timeoutMs === 0) return run();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs);
-    });
-    return Promise.race([run(), timeout]).finally(() => clearTimeout(timer));
-  }
-
-  async function failed(sessionId: string, error: unknown, warn: (message: string) => void) {
-    fellBack.add(sessionId);
-    const seed = lastGood.get(sessionId);
-    retryAt = now() + retryMs;
-    if (seed && (await fallback.get(sessionId)) === undefined) await fallback.update(sessionId, () => seed);
-    if (warnedOutage) return;
-    warnedOutage = true;
-    warn(
-      `store "${store.name}" failed (${messageOf(error)}); discovered tools are kept in memory and merged back when it answers again`,
-    );
-  }
-
-  /** Tries the store again for a session in memory: merges the memory set into it, or stays in memory. */
-  async function recover(sessionId: string, warn: (message: string) => void): Promise<boolean> {
-    if (now() < retryAt) return false;
-    const kept = (await fallback.get(sessionId)) as DiscoveredRecord | undefined;
+  function decode(value: unknown, warn: Warn): DiscoveredRecord | undefined {
+    let version: string | undefined;
+    let record: DiscoveredRecord | undefined;
     try {
-      await call(`${store.name}.update`, () =>
-        store.update(sessionId, (raw) => (kept ? mergeRecords(decode(raw, warn), kept, keep) : raw)),
-      );
-    } catch (error) {
-      retryAt = now() + retryMs;
-      options.debug(`store "${store.name}" still fails (${messageOf(error)})`);
-      return false;
+      ({ record, version } = decodeRecord(value));
+    } catch {
+      // A value the layer cannot even read (a BigInt version, a throwing getter): treated like any unknown format.
+      version = 'unreadable';
     }
-    fellBack.delete(sessionId);
-    await fallback.delete(sessionId);
-    if (fellBack.size === 0) warnedOutage = false;
-    options.debug(`store "${store.name}" answers again; session "${sessionId}" merged back`);
-    return true;
+    if (version !== undefined && !warnedVersions.has(version)) {
+      warnedVersions.add(version);
+      warn(
+        `store "${store.name}" holds a discovered set of format version ${version}, which this release does not read; it is treated as empty and replaced on the next discovery`,
+      );
+    }
+    return record;
   }
 
-  async function inMemory(sessionId: string, warn: (message: string) => void): Promise<boolean> {
-    return fellBack.has(sessionId) && !(await recover(sessionId, warn));
+  /** Runs a store call with the timeout; a method that throws synchronously rejects like an async one. */
+  function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    let work: Promise<T>;
+    try {
+      work = Promise.resolve(run());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (timeoutMs === 0) return work;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs);
+      work.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  function answered(sessionId: string, record: DiscoveredRecord | undefined, was: Held | undefined, kept: unknown) {
+    answeredSinceWarning = true;
+    // Merged back: leave memory only if nothing was discovered there while the merge was in flight.
+    if (was && held.get(sessionId) === was && was.record === kept) {
+      held.delete(sessionId);
+      debug(`store "${store.name}" answers again; session "${sessionId}" merged back`);
+      emit({ type: 'store-recover', store: store.name, sessions: [sessionId] });
+    }
+    lastGood.delete(sessionId);
+    if (record) touch(lastGood, sessionId, record, LAST_GOOD_KEPT);
+    return record;
+  }
+
+  function failed(sessionId: string, error: unknown, warn: Warn): Held {
+    retryAt = now() + retryMs;
+    const message = error instanceof Error ? error.message : String(error);
+    let entry = held.get(sessionId);
+    if (entry) debug(`store "${store.name}" still fails (${message})`);
+    else {
+      entry = { record: lastGood.get(sessionId) };
+      emit({ type: 'store-fallback', store: store.name, sessionId, error: message });
+    }
+    touch(held, sessionId, entry, MAX_FALLBACK_SESSIONS);
+    if (warnedAt === undefined || (answeredSinceWarning && now() - warnedAt >= retryMs)) {
+      warnedAt = now();
+      answeredSinceWarning = false;
+      warn(
+        `store "${store.name}" failed (${message}); discovered tools are kept in memory and merged back when it answers again`,
+      );
+    }
+    return entry;
+  }
+
+  /** One store call for a read (`apply` undefined) or a change, merging what memory holds for the session. */
+  async function run(sessionId: string, apply: Change | undefined, warn: Warn) {
+    const was = held.get(sessionId);
+    if (was && now() < retryAt) {
+      touch(held, sessionId, was, MAX_FALLBACK_SESSIONS);
+      if (apply) was.record = apply(was.record);
+      return was.record;
+    }
+    const kept = was?.record;
+    try {
+      if (!apply && !kept) {
+        const value = await call(`${store.name}.get`, () => store.get(sessionId));
+        return answered(sessionId, decode(value, warn), was, kept);
+      }
+      const value = await call(`${store.name}.update`, () =>
+        store.update(sessionId, (raw) => {
+          const current = decode(raw, warn);
+          const base = kept ? mergeRecords(current, kept, keep) : current;
+          const next = apply ? apply(base) : base;
+          return next === current ? raw : next;
+        }),
+      );
+      return answered(sessionId, decode(value, warn), was, kept);
+    } catch (error) {
+      const entry = failed(sessionId, error, warn);
+      if (apply) entry.record = apply(entry.record);
+      return entry.record;
+    }
   }
 
   return {
-    async get(sessionId, warn) {
-      if (await inMemory(sessionId, warn)) return (await fallback.get(sessionId)) as DiscoveredRecord | undefined;
-      try {
-        return remember(sessionId, decode(await call(`${store.name}.get`, () => store.get(sessionId)), warn));
-      } catch (error) {
-        await failed(sessionId, error, warn);
-        return (await fallback.get(sessionId)) as DiscoveredRecord | undefined;
-      }
-    },
-    async update(sessionId, apply, warn) {
-      const onMemory = async () =>
-        (await fallback.update(sessionId, (raw) => apply(raw as DiscoveredRecord | undefined))) as
-          | DiscoveredRecord
-          | undefined;
-      if (await inMemory(sessionId, warn)) return onMemory();
-      try {
-        const value = await call(`${store.name}.update`, () =>
-          store.update(sessionId, (raw) => {
-            const current = decode(raw, warn);
-            const next = apply(current);
-            return next === current ? raw : next;
-          }),
-        );
-        return remember(sessionId, decode(value, warn));
-      } catch (error) {
-        await failed(sessionId, error, warn);
-        return onMemory();
-      }
-    },
+    get: (sessionId, warn) => run(sessionId, undefined, warn),
+    update: (sessionId, apply, warn) => run(sessionId, apply, warn),
     async delete(sessionId) {
       // The memory copy goes first: a store that fails to delete must not leave the fallback set behind too.
       if (sessionId === undefined) {
         lastGood.clear();
-        fellBack.clear();
-        await fallback.clear();
+        held.clear();
       } else {
         lastGood.delete(sessionId);
-        fellBack.delete(sessionId);
-        await fallback.delete(sessionId);
+        held.delete(sessionId);
       }
       try {
         await call(`${store.name}.${sessionId === undefined ? 'clear' : 'delete'}`, () =>
@@ -184,7 +217,3 @@ export function guardStore(store: DiscoveredStore, options: GuardOptions): Guard
 }
 
 const LAST_GOOD_KEPT = 1000;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

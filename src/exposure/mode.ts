@@ -2,6 +2,7 @@
 // Everything else of the bridge (its tools, callTool, the validator, compact results) loads on first use.
 import * as v from 'valibot';
 import { ToolSearchError } from '../core/errors.ts';
+import { parsedOnce } from '../core/parsed-results.ts';
 
 /** The name of the bridge's meta-tool that calls a tool found with search_tools. */
 export const CALL_TOOL_NAME = 'call_tool';
@@ -57,23 +58,19 @@ export function modeOf(
 }
 
 // call_tool arguments repeat in every round's history; parsing each once keeps `prepare` cheap.
-const parsedCalls = new Map<string, string | undefined>();
-const PARSED_CAP = 512;
+// Parsed once per arguments text, in a cache bounded by characters (arguments may carry a file's content).
+const parsedCalls = parsedOnce((args: string): string | undefined => {
+  try {
+    const parsed = (JSON.parse(args) as { name?: unknown } | null)?.name;
+    return typeof parsed === 'string' && parsed !== '' ? parsed : undefined;
+  } catch {
+    return undefined; // not JSON: no use is read from it
+  }
+});
 
 /** The tool a `call_tool` call names in its JSON arguments, or undefined when they name none. */
 export function bridgedName(args: unknown): string | undefined {
-  if (typeof args !== 'string') return undefined;
-  if (parsedCalls.has(args)) return parsedCalls.get(args);
-  let name: string | undefined;
-  try {
-    const parsed = (JSON.parse(args) as { name?: unknown } | null)?.name;
-    if (typeof parsed === 'string' && parsed !== '') name = parsed;
-  } catch {
-    // not JSON: no use is read from it
-  }
-  if (parsedCalls.size >= PARSED_CAP) parsedCalls.delete(parsedCalls.keys().next().value as string);
-  parsedCalls.set(args, name);
-  return name;
+  return typeof args === 'string' ? parsedCalls(args) : undefined;
 }
 
 /** The keys of the bridge's texts (their words load with the bridge): the `texts` option accepts them too. */

@@ -1,3 +1,4 @@
+import { cut, MAX_INDEXED_DESCRIPTION, MAX_INDEXED_SCHEMA_TEXT } from '../core/limits.ts';
 import type { Tool } from '../core/types.ts';
 
 /** The searchable texts of one tool: name, description, parameter names, parameter descriptions. */
@@ -113,5 +114,12 @@ export function toolFields(tool: Tool): Fields {
   walkSchema(t.parameters, collector);
   const description = descriptionOf(t);
   const keywords = t.keywords === undefined ? '' : keywordText(t.keywords);
-  return [nameOf(t), keywords ? `${description}\n${keywords}` : description, names.join(' '), texts.join(' ')];
+  // A third-party catalogue may carry megabytes of text: the index reads a bounded head of each part.
+  const searchable = keywords ? `${description}\n${keywords}` : description;
+  return [
+    nameOf(t),
+    cut(searchable, MAX_INDEXED_DESCRIPTION),
+    names.join(' '),
+    cut(texts.join(' '), MAX_INDEXED_SCHEMA_TEXT),
+  ];
 }

@@ -1,11 +1,10 @@
 // The vectors of the ranker hook: asked for lazily, in batches, and kept module-wide per model and text,
 // so a catalogue is embedded once however many layers (a Worker may create one per request) search it.
 import type { Tool } from '../core/types.ts';
+import { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic-options.ts';
 
-/** Texts per `embed` call when tools are embedded: small enough for every hosted embedding API's batch limit. */
-export const EMBED_BATCH = 64;
-/** Tool vectors kept module-wide, least recently used dropped first (about 15 MB at 384 dimensions). */
-export const MAX_TOOL_VECTORS = 10_000;
+export { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic-options.ts';
+
 /** Query vectors kept, so paging through one query asks the model once. */
 const MAX_QUERY_VECTORS = 1_000;
 /** Batches in flight at once for one search: a cold catalogue of 4,000 tools is 63 batches. */

@@ -133,7 +133,9 @@ describe('bridge: the tools block', () => {
     const { tools } = await layer.prepare({ sessionId: 's', tools: [...catalogue, theirs] });
     expect(names(tools)).toEqual([SEARCH_TOOL_NAME, CALL_TOOL_NAME]);
     expect(tools[1]).not.toBe(theirs);
-    const listed = tools[0]?.description?.split('\n').at(-1)?.split(', ');
+    const plain = createToolSearch({ ...quiet(), exposure: 'bridge' });
+    const [search] = (await plain.prepare({ sessionId: 's', tools: [...catalogue, theirs] })).tools;
+    const listed = search?.description?.split('\n').at(-1)?.split(', ');
     expect(listed).toContain('send_email');
     expect(listed).not.toContain(CALL_TOOL_NAME);
   });

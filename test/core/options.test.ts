@@ -1,5 +1,7 @@
 import { createMemoryStore, createToolSearch, locales, ToolSearchError } from 'tool-search-layer';
+import { zh } from 'tool-search-layer/zh';
 import { describe, expect, it } from 'vitest';
+import { catalogue } from './fixtures.ts';
 
 describe('options', () => {
   it('applies every default of the spec', () => {
@@ -56,18 +58,20 @@ describe('options', () => {
     expect(() => createToolSearch(42 as never)).toThrow(ToolSearchError);
   });
 
-  it('switches the model-facing texts by locale, and overrides single texts', () => {
-    const zh = createToolSearch({ locale: 'zh' });
-    expect(zh.options.texts).toEqual(locales.zh);
-    expect(zh.options.texts.description).toMatch(/工具/);
+  it('switches the model-facing texts by locale (zh loaded with the first call), and overrides single texts', async () => {
+    const layer = createToolSearch({ locale: 'zh', logger: { warn: () => {} } });
+    const round = await layer.prepare({ sessionId: 's', tools: catalogue });
+    expect(layer.options.texts).toEqual(zh);
+    expect(round.tools[0]?.description).toMatch(/工具/);
     const custom = createToolSearch({ locale: 'zh', texts: { hintNone: 'nothing here' } });
     expect(custom.options.texts.hintNone).toBe('nothing here');
-    expect(custom.options.texts.description).toBe(locales.zh.description);
+    expect(custom.options.texts.description).toBe(zh.description);
+    expect(Object.isFrozen(custom.options.texts)).toBe(true);
   });
 
   it('gives both locales the same keys and fills every placeholder the layer uses', () => {
-    expect(Object.keys(locales.zh).sort()).toEqual(Object.keys(locales.en).sort());
-    for (const texts of [locales.en, locales.zh]) {
+    expect(Object.keys(zh).sort()).toEqual(Object.keys(locales.en).sort());
+    for (const texts of [locales.en, zh]) {
       expect(texts.hintFound).toContain('{found}');
       expect(texts.hintFound).toContain('{count}');
       expect(texts.hintMore).toContain('{nextOffset}');

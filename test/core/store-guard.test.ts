@@ -46,7 +46,7 @@ describe('the layer and its store', () => {
     const round = await layer.prepare(context);
     expect(round.discovered).toEqual(['get_forecast']);
     expect(logger.lines).toHaveLength(1);
-    expect(logger.lines[0]).toMatch(/store "switchable" failed \(switchable\.get took longer than 30 ms\)/);
+    expect(logger.lines[0]).toMatch(/store "switchable" failed \(switchable\.update took longer than 30 ms\)/);
   });
 
   it('retries the store after storeRetryMs and merges what was found in memory meanwhile', async () => {
