@@ -9,6 +9,7 @@ import {
   type ToolSearchOptions,
 } from 'tool-search-layer';
 import { createIndexedDbStore } from 'tool-search-layer/indexeddb';
+import { logEvent } from './events.ts';
 import { CORE_MODES, type CoreMode, createHost, type Round } from './host.ts';
 import { save } from './persist.ts';
 import { diffBodies, type Mode, PROVIDERS, type Provider, requestBody } from './providers.ts';
@@ -47,7 +48,7 @@ export function currentStore(): DiscoveredStore {
 /** Makes the layer from options; a ToolSearchError is returned as its message and the old layer stays. */
 export function makeLayer(options: ToolSearchOptions): string | undefined {
   try {
-    app.layer = createToolSearch({ ...options, store: currentStore() });
+    app.layer = createToolSearch({ ...options, store: currentStore(), onEvent: logEvent });
     app.options = options;
     return undefined;
   } catch (error) {
@@ -59,10 +60,9 @@ export function makeLayer(options: ToolSearchOptions): string | undefined {
 /** The core mode behind the chosen mode: native rounds discover as `tools` does; the provider defers the rest. */
 const coreMode = (): CoreMode => (CORE_MODES.includes(app.mode as CoreMode) ? (app.mode as CoreMode) : 'tools');
 
-/** The recency order of a session, least recent first. */
+/** The recency order of a session, least recent first, as the layer reports it. */
 async function recent(sessionId: string): Promise<readonly string[]> {
-  const record = (await currentStore().get(sessionId)) as { recent?: string[] } | undefined;
-  return record?.recent ?? [];
+  return (await app.layer.inspect(sessionId)).recent;
 }
 
 export const host = createHost({

@@ -63,6 +63,7 @@ async function send(endpoint: string, model: string, key: string, text: string):
           sessionId: app.sessionId,
           tools: chatTools,
           enabledGroups: app.enabledGroups,
+          exposure: app.mode === 'bridge' ? 'bridge' : 'tools',
           execute: ({ name }) => simulatedResult(name),
         }),
       );

@@ -1,18 +1,14 @@
 // The event log: what the layer reports through `onEvent` (searches, discoveries, evictions, refused calls, store
 // fallbacks and recoveries), newest first, one line each.
-import { h } from './view.ts';
 
-/** An event as the layer sends it: a plain object with a `type`. */
-export interface LayerEvent {
-  readonly type: string;
-  readonly [field: string]: unknown;
-}
+import type { ToolSearchEvent } from 'tool-search-layer';
+import { h } from './view.ts';
 
 const MAX_SHOWN = 200;
 let count = 0;
 
 /** One line of text for an event: its type, then its fields but the session id. */
-function eventText(event: LayerEvent): string {
+function eventText(event: ToolSearchEvent): string {
   const fields = Object.entries(event)
     .filter(([key]) => key !== 'type' && key !== 'sessionId')
     .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') || '—' : String(value)}`);
@@ -20,11 +16,11 @@ function eventText(event: LayerEvent): string {
 }
 
 /** Appends an event to the log on the page (the layer calls this; it must never throw back into the layer). */
-export function logEvent(event: LayerEvent): void {
+export function logEvent(event: ToolSearchEvent): void {
   const list = document.getElementById('events');
   if (!list) return;
   count++;
-  const session = typeof event.sessionId === 'string' ? ` [${event.sessionId}]` : '';
+  const session = 'sessionId' in event ? ` [${event.sessionId}]` : '';
   list.prepend(
     h(
       'li',

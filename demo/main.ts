@@ -2,7 +2,7 @@
 // wires the controls to app.ts and restores what the last visit left.
 
 import { createMemoryStore, createToolSearch } from 'tool-search-layer';
-import { app, currentStore, forgetBodies, host, nextRound, player, redrawCharts, showRound } from './app.ts';
+import { app, forgetBodies, host, nextRound, player, redrawCharts, showRound } from './app.ts';
 import { CATALOGUES, tokenizerReady } from './catalogues.ts';
 import { wireChat } from './chat.ts';
 import { clearEvents } from './events.ts';
@@ -206,12 +206,12 @@ async function restore(): Promise<void> {
     if (restoring === false) await newConversation();
     return storeNote();
   }
-  const record = (await currentStore().get(app.sessionId)) as { order?: string[] } | undefined;
+  const { order } = await app.layer.inspect(app.sessionId);
   host.reset(saved.history);
   player.rewind(saved.scriptStep ?? 0);
   showScript();
   storeNote(
-    `Restored session “${app.sessionId}” after the reload: ${record?.order?.length ?? 0} discovered tools from IndexedDB, ${saved.history.length} messages.`,
+    `Restored session “${app.sessionId}” after the reload: ${order.length} discovered tools from IndexedDB, ${saved.history.length} messages.`,
   );
   await nextRound();
 }

@@ -23,6 +23,10 @@ test('a catalogue switch, search with paging, bad arguments, calling a found too
   await expect(page.locator('#round-title')).toHaveText('Round 1');
   expect(await exposedNames(page)).toEqual(['search_tools', ...found]);
   await expect(page.locator('#history > li')).toHaveCount(2);
+  // The event log, from the layer's onEvent: the search, then the discovery it made.
+  await expect(page.locator('#events li[data-type=search]')).toHaveCount(1);
+  await expect(page.locator('#events li[data-type=search]')).toContainText('found: 22');
+  await expect(page.locator('#events li[data-type=discover]').first()).toContainText('source: search');
 
   // Paging: the next page starts where the first ended and names other tools.
   await page.click('#next-page');
@@ -78,6 +82,12 @@ test('every setting, one of them invalid, and the groups of the largest catalogu
   const names = await exposedNames(page);
   expect(names.slice(0, 2)).toEqual(['search_tools', 'calculate_triangle_area']);
   expect(names).toHaveLength(2 + 3);
+  // A second search overflows maxDiscoveredKeep (4): the oldest tools are evicted, and the log says which.
+  await page.fill('#query', 'solve a quadratic equation');
+  await page.click('#search button[type=submit]');
+  await ready(page);
+  await expect(page.locator('#events li[data-type=evict]')).toHaveCount(1);
+  expect(await page.locator('#usable li .kind.discovered').count()).toBe(4);
 
   // An invalid value: the library's own error beside the form, and the last valid options stay in force.
   await page.fill('[name=maxDirectTools]', '-1');
@@ -86,7 +96,7 @@ test('every setting, one of them invalid, and the groups of the largest catalogu
   await expect(page.locator('#options-error')).toContainText('not applied');
   await page.click('#next-round');
   await ready(page);
-  expect(await exposedNames(page)).toHaveLength(5);
+  expect(await exposedNames(page)).toHaveLength(2 + 4);
   await page.fill('[name=maxDirectTools]', '5');
   await page.locator('[name=maxDirectTools]').blur();
   await expect(page.locator('#options-error')).toBeHidden();
