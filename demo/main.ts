@@ -5,9 +5,10 @@ import { createMemoryStore, createToolSearch } from 'tool-search-layer';
 import { app, forgetBodies, host, nextRound, player, redrawCharts, showRound } from './app.ts';
 import { CATALOGUES, tokenizerReady } from './catalogues.ts';
 import { wireChat } from './chat.ts';
+import { detectModes } from './detect-modes.ts';
 import { clearEvents } from './events.ts';
 import { forget, load, save } from './persist.ts';
-import { detectModes, type Mode, type Provider } from './providers.ts';
+import type { Mode, Provider } from './providers.ts';
 import { searchArgs } from './session.ts';
 import {
   applyOwn,

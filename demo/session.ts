@@ -27,11 +27,6 @@ export function simulatedResult(name: string): unknown {
   return { ok: true, tool: name, note: 'simulated by the playground' };
 }
 
-/** The model round a prepare call is for: one more than the assistant turns so far. */
-export function roundNumber(messages: readonly Message[]): number {
-  return messages.filter((m) => m.role === 'assistant').length + 1;
-}
-
 /** The search_tools arguments a model would send for these form fields; blank fields are left out. */
 export function searchArgs(query: string, limit: string, offset: string): string {
   const args: Record<string, unknown> = { query };
