@@ -76,28 +76,32 @@ export function drawChart(box: HTMLElement, table: HTMLTableElement, data: Chart
   fillTable(table, data);
 }
 
-/** The chart's numbers: a row per line, a column per round. */
+/** The chart's numbers: a row per round (so a long session grows downwards, never sideways), a column per line. */
 function fillTable(table: HTMLTableElement, data: ChartData): void {
   table.replaceChildren(
+    h('caption', {}, data.unit),
     h(
       'thead',
       {},
       h(
         'tr',
         {},
-        h('th', { scope: 'col' }, data.unit),
-        ...data.rounds.map((r) => h('th', { scope: 'col' }, `round ${r}`)),
+        h('th', { scope: 'col' }, 'round'),
+        ...data.lines.map((line) => h('th', { scope: 'col' }, line.label)),
       ),
     ),
     h(
       'tbody',
       {},
-      ...data.lines.map((line) =>
+      ...data.rounds.map((round, i) =>
         h(
           'tr',
-          { 'data-key': line.key },
-          h('th', { scope: 'row' }, line.label),
-          ...line.values.map((value) => h('td', { 'data-value': value === null ? '' : String(value) }, format(value))),
+          {},
+          h('th', { scope: 'row' }, String(round)),
+          ...data.lines.map((line) => {
+            const value = line.values[i] ?? null;
+            return h('td', { 'data-key': line.key, 'data-value': value === null ? '' : String(value) }, format(value));
+          }),
         ),
       ),
     ),

@@ -111,7 +111,7 @@ function summaryTable(report: GoldenReport): HTMLElement {
     h('tr', { id }, h('th', { scope: 'row' }, name), h('td', {}, percent(s.recall5)), h('td', {}, fixed(s.mrr)));
   return h(
     'div',
-    { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Scores' },
+    { class: 'table-wrap' },
     h(
       'table',
       { class: 'scores' },

@@ -19,11 +19,16 @@ async function check(page: Page, state: string): Promise<void> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
   expect(serious, `axe at ${state}`).toEqual([]);
-  const widths = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
-  expect(widths.scroll, `sideways scroll at ${state}`).toBeLessThanOrEqual(widths.client);
+  const widths = await page.evaluate(() => {
+    const client = document.documentElement.clientWidth;
+    // The elements that stick out, named, so a failure says what to fix.
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > client + 0.5)
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+    return { scroll: document.documentElement.scrollWidth, client, wide };
+  });
+  expect(widths.scroll, `sideways scroll at ${state}: ${widths.wide.join(', ')}`).toBeLessThanOrEqual(widths.client);
   await shot(page, state);
 }
 
