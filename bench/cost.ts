@@ -3,7 +3,7 @@
 // bench/cost-sessions.ts runs the same sessions through the real adapters and prices the recorded bodies;
 // this file compares the two.
 
-import { createToolSearch, SEARCH_TOOL_NAME } from 'tool-search-layer';
+import { createToolSearch, SEARCH_TOOL_NAME, type Tool } from 'tool-search-layer';
 import { type CostMode, estimateSessionCost, type Provider, recommendExposure } from 'tool-search-layer/cost';
 import type { BenchTool } from './data.ts';
 import type { Table } from './table.ts';
@@ -23,17 +23,38 @@ export interface CatalogueShape {
   name: string;
   catalogueTokens: number;
   toolCount: number;
+  /** Namespaces OpenAI's native mode makes: each group in runs of at most 9, ungrouped tools likewise. */
+  groupCount: number;
   searchToolTokens: number;
+  /** The average tokens of the tools the catalogue's queries find (searches favour the larger tools). */
+  foundToolTokens: number;
 }
 
-/** Measures a catalogue the way the estimator takes it: the whole tools block and the search tool alone. */
-export async function catalogueShape(name: string, tools: readonly BenchTool[]): Promise<CatalogueShape> {
-  const { tools: exposed } = await createToolSearch().prepare({ sessionId: 'cost', tools });
+/** Measures a catalogue the way the estimator takes it: the whole tools block, the search tool, what searches find. */
+export async function catalogueShape(
+  name: string,
+  tools: readonly BenchTool[],
+  queries: readonly string[],
+): Promise<CatalogueShape> {
+  const layer = createToolSearch();
+  const { tools: exposed } = await layer.prepare({ sessionId: 'cost', tools });
+  const found: Tool[] = [];
+  for (const query of queries.slice(0, 20)) {
+    const result = await layer.search({ sessionId: 'cost', tools }, { query });
+    if ('tools' in result) found.push(...result.tools);
+  }
+  const sizes = new Map<string, number>();
+  for (const tool of tools) {
+    const group = tool.groups?.[0] ?? '';
+    sizes.set(group, (sizes.get(group) ?? 0) + 1);
+  }
   return {
     name,
     catalogueTokens: toolsTokens(tools),
     toolCount: tools.length,
+    groupCount: [...sizes.values()].reduce((sum, n) => sum + Math.ceil(n / 9), 0),
     searchToolTokens: toolsTokens(exposed.filter((t) => t.name === SEARCH_TOOL_NAME)),
+    foundToolTokens: Math.round(toolsTokens(found) / Math.max(1, found.length)),
   };
 }
 
@@ -49,10 +70,13 @@ export interface CostRow {
 }
 
 /** Every scripted session priced by the estimator. */
-export function estimateRows(shapes: readonly CatalogueShape[]): CostRow[] {
+export function estimateRows(
+  shapes: readonly CatalogueShape[],
+  sessions: readonly { turns: number; discoveries: number }[] = COST_SESSIONS,
+): CostRow[] {
   const rows: CostRow[] = [];
   for (const shape of shapes) {
-    for (const session of COST_SESSIONS) {
+    for (const session of sessions) {
       for (const provider of COST_PROVIDERS) {
         const advice = recommendExposure({ provider, ...session, ...shapeInput(shape) });
         rows.push({ catalogue: shape.name, ...session, provider, estimated: advice.costs, cheapest: advice.exposure });
@@ -62,10 +86,12 @@ export function estimateRows(shapes: readonly CatalogueShape[]): CostRow[] {
   return rows;
 }
 
-const shapeInput = (shape: CatalogueShape) => ({
+export const shapeInput = (shape: CatalogueShape) => ({
   catalogueTokens: shape.catalogueTokens,
   toolCount: shape.toolCount,
+  groupCount: shape.groupCount,
   searchToolTokens: shape.searchToolTokens,
+  foundToolTokens: shape.foundToolTokens,
 });
 
 /**
@@ -119,12 +145,14 @@ export function costTable(rows: readonly CostRow[]): Table {
     ]),
     notes: [
       "none: every tool sent every round (no layer); tools, bridge, native: the exposure modes of SPEC 11 (native: the provider's own deferral; Gemini has none).",
-      "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x, output 8x; Gemini: reads 0.1x, output 6x), 400 tokens appended and 150 written per round, an 800-token system prompt, 5 tools per search.",
+      "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x in 128-token steps from 1,024, output 8x; Gemini: reads 0.1x from 4,096, output 6x); 5 tools per search.",
       ...(measured
         ? [
-            'Each cell: estimated / measured (the same session run through the real adapter, its request bodies recorded and counted with o200k, then priced the same way).',
+            "Each cell: estimated / measured. Measured: the session run through the real adapter (Anthropic; OpenAI Chat Completions, and Responses for native; Gemini priced on the Chat Completions bodies, as this library has no Gemini adapter), each request body recorded, counted with o200k (tool references expanded, deferred tools left out) and priced by the same rules. Estimated: estimateSessionCost given the catalogue's sizes and the recorded session's system prompt, tokens per round and reply length.",
           ]
-        : []),
+        : [
+            'Defaults of estimateSessionCost: 400 tokens appended and 150 written per round, an 800-token system prompt.',
+          ]),
     ],
   };
 }
@@ -146,7 +174,20 @@ export function breakEvenTable(tokensPerTool: number): Table {
     columns: ['session', ...COST_PROVIDERS],
     rows,
     notes: [
-      `Tools of ${Math.round(tokensPerTool)} tokens each (the GitHub MCP catalogue's average), defaults as above.`,
+      `Tools of ${Math.round(tokensPerTool)} tokens each (the GitHub MCP catalogue's average); the estimator's defaults otherwise (400 tokens appended and 150 written per round, an 800-token system prompt).`,
     ],
   };
+}
+
+/** One measured session against the estimator fed the same shape: the gap, in percent of the measured cost. */
+export interface CostCheck {
+  catalogue: string;
+  turns: number;
+  discoveries: number;
+  provider: Provider;
+  mode: CostMode;
+  adapter: string;
+  measured: number;
+  estimated: number;
+  gap: number;
 }

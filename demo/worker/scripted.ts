@@ -35,13 +35,16 @@ function scriptedStep(options: LanguageModelV4CallOptions) {
     .map((part) => part.output?.value);
   const step = results.length;
   const next = plan[step];
+  const offered = (options.tools ?? []).map((tool) => tool.name);
   if (next) {
-    const content = [
-      { type: 'tool-call', toolCallId: `call-${step}`, toolName: next.name, input: JSON.stringify(next.input) },
-    ];
+    // Through the bridge (the adapter's default), a found tool is called as call_tool { name, arguments }.
+    const bridged = next.name !== 'search_tools' && offered.includes('call_tool');
+    const [toolName, input] = bridged
+      ? ['call_tool', { name: next.name, arguments: next.input }]
+      : [next.name, next.input];
+    const content = [{ type: 'tool-call', toolCallId: `call-${step}`, toolName, input: JSON.stringify(input) }];
     return { content, finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] } as never;
   }
-  const offered = (options.tools ?? []).map((tool) => tool.name);
   const text = JSON.stringify({ offered, results });
   return {
     content: [{ type: 'text', text }],

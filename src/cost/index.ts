@@ -30,8 +30,12 @@ export interface SessionCostInput {
   readonly outputTokens?: number;
   /** Tools in the catalogue. Default: one per 220 catalogue tokens (the GitHub MCP server's average). */
   readonly toolCount?: number;
+  /** OpenAI native mode's namespaces, whose names and descriptions stay in the prefix. Default: one per 9 tools. */
+  readonly groupCount?: number;
   /** Tools one search returns, all of which join the discovered set. Default 5 (`maxSearchResults`). */
   readonly toolsPerSearch?: number;
+  /** Tokens of a tool a search finds. Default: the catalogue's average; searches tend to find the larger tools. */
+  readonly foundToolTokens?: number;
   /** The layer's `maxDiscoveredKeep`. Default 20. */
   readonly maxDiscoveredKeep?: number;
   /** Tokens of the search tool's definition with its names list. Default: 120 plus 6 per tool, at most 1,620. */
@@ -79,7 +83,9 @@ const inputSchema = v.strictObject({
   systemTokens: tokens(800),
   outputTokens: tokens(150),
   toolCount: v.optional(v.pipe(tokens(), v.minValue(1, 'must be 1 or more'))),
+  groupCount: v.optional(tokens()),
   toolsPerSearch: tokens(5),
+  foundToolTokens: v.optional(tokens()),
   maxDiscoveredKeep: tokens(20),
   searchToolTokens: v.optional(tokens()),
   compactResults: v.optional(v.boolean('must be true or false'), false),
@@ -101,6 +107,8 @@ function resolveInput(input: SessionCostInput, where: string) {
   const shape: ResolvedShape = {
     ...parsed,
     toolCount,
+    groupCount: parsed.groupCount ?? Math.ceil(toolCount / 9),
+    foundToolTokens: parsed.foundToolTokens ?? parsed.catalogueTokens / toolCount,
     searchToolTokens: parsed.searchToolTokens ?? 120 + Math.min(1500, 6 * toolCount),
   };
   return { parsed, shape };

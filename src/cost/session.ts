@@ -9,12 +9,14 @@ export interface ResolvedShape {
   readonly provider: 'anthropic' | 'openai' | 'gemini';
   readonly catalogueTokens: number;
   readonly toolCount: number;
+  readonly groupCount: number;
   readonly turns: number;
   readonly discoveries: number;
   readonly turnTokens: number;
   readonly systemTokens: number;
   readonly outputTokens: number;
   readonly toolsPerSearch: number;
+  readonly foundToolTokens: number;
   readonly maxDiscoveredKeep: number;
   readonly searchToolTokens: number;
   readonly compactResults: boolean;
@@ -27,9 +29,10 @@ const CALL_TOOL_TOKENS = 90;
 const SEARCH_CALL_TOKENS = 30;
 const COMPACT_TOOL_TOKENS = 35;
 const REFERENCE_TOKENS = 12;
-const RESULT_OVERHEAD_TOKENS = 60;
-const NAMESPACE_TOKENS = 30;
-const NAMESPACE_SIZE = 8;
+const RESULT_OVERHEAD_TOKENS = 100;
+// A search result travels as a JSON string inside the tool message, so its quotes are escaped: about 10% more.
+const ESCAPED = 1.1;
+const NAMESPACE_TOKENS = 36;
 
 /** The turns at which the session discovers something: spread evenly, the first at the first turn. */
 function discoveryTurns(turns: number, discoveries: number): Set<number> {
@@ -43,14 +46,14 @@ function baseBlock(mode: CostMode, shape: ResolvedShape): number {
   if (mode === 'none') return shape.catalogueTokens;
   if (mode === 'bridge') return shape.searchToolTokens + CALL_TOOL_TOKENS;
   if (mode === 'native' && shape.provider === 'openai') {
-    return shape.searchToolTokens + Math.ceil(shape.toolCount / NAMESPACE_SIZE) * NAMESPACE_TOKENS;
+    return shape.searchToolTokens + shape.groupCount * NAMESPACE_TOKENS;
   }
   return shape.searchToolTokens;
 }
 
 /** The requests of one session in one mode, in order, each with the tokens it shares with the one before. */
 export function sessionRequests(mode: CostMode, shape: ResolvedShape): PricedRequest[] {
-  const toolTokens = shape.catalogueTokens / shape.toolCount;
+  const toolTokens = shape.foundToolTokens;
   const searches = mode === 'none' ? new Set<number>() : discoveryTurns(shape.turns, shape.discoveries);
   const requests: PricedRequest[] = [];
   let block = baseBlock(mode, shape);
@@ -75,7 +78,7 @@ export function sessionRequests(mode: CostMode, shape: ResolvedShape): PricedReq
           ? REFERENCE_TOKENS + toolTokens
           : shape.compactResults && mode === 'tools'
             ? COMPACT_TOOL_TOKENS
-            : toolTokens;
+            : toolTokens * ESCAPED;
       history += SEARCH_CALL_TOKENS + RESULT_OVERHEAD_TOKENS + found * resultPerTool;
       if (mode === 'tools' && found > 0) {
         const room = shape.maxDiscoveredKeep === 0 ? found : Math.max(0, shape.maxDiscoveredKeep - exposed);

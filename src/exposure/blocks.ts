@@ -5,10 +5,9 @@ import { namesList } from '../core/names-list.ts';
 import type { ResolvedOptions } from '../core/options.ts';
 import { listedTools } from '../core/prepare.ts';
 import { searchToolDefinition } from '../core/search-tool.ts';
-import type { Texts } from '../core/texts.ts';
 import type { Tool } from '../core/types.ts';
 import { CALL_TOOL_NAME } from './mode.ts';
-import type { BridgeTexts } from './texts.ts';
+import { type BridgeTexts, textsWith } from './texts.ts';
 
 /** One tools block and what it names: the tools it lists by name and the direct tools it carries. */
 export interface Block {
@@ -47,20 +46,21 @@ export function callToolDefinition(texts: BridgeTexts): Tool {
 }
 
 /** Creates the block source of a layer: one block object per catalogue and group set, one search tool per names list. */
-export function createBlocks(options: ResolvedOptions, texts: Texts & BridgeTexts, semantic: boolean): BlockOf {
-  const callTool = callToolDefinition(texts);
-  const searchTexts = { ...texts, description: texts.bridgeDescription };
+export function createBlocks(options: ResolvedOptions, bridge: BridgeTexts, semantic: boolean): BlockOf {
+  const callTool = callToolDefinition(bridge);
+  // Read when a block is built (the layer's texts are complete by then: prepare waits for its locale).
+  const searchTexts = textsWith(options.texts, () => ({ description: bridge.bridgeDescription }));
   const blocks = new WeakMap<CatalogueInfo, Map<string, Block>>();
   const searchTools = new Map<string, Tool>();
 
-  function build(catalogue: Catalogue, visible: (id: number) => boolean): Block {
+  function build(catalogue: Catalogue, visible: (id: number) => boolean, key: string): Block {
     const listed = options.showToolNames
       ? listedTools(catalogue, visible, options.alwaysDirectTools).filter((tool) => tool.name !== CALL_TOOL_NAME)
       : [];
-    const names = listed.length > 0 ? namesList(listed, options.toolNamesBudget, texts) : '';
+    const names = listed.length > 0 ? namesList(enabledOnly(listed, key), options.toolNamesBudget, options.texts) : '';
     const searchTool =
       searchTools.get(names) ??
-      keep(searchTools, names, searchToolDefinition(searchTexts, names || undefined, semantic));
+      keep(searchTools, names, searchToolDefinition(searchTexts(), names || undefined, semantic));
     const direct: Tool[] = [];
     for (const name of new Set(options.alwaysDirectTools)) {
       const id = catalogue.byName.get(name);
@@ -77,8 +77,22 @@ export function createBlocks(options: ResolvedOptions, texts: Texts & BridgeText
     const block = byKey.get(key);
     // Arrays of tools with the same names and groups share their findings, not their definitions.
     if (block && sameDirect(block, catalogue)) return block;
-    return keep(byKey, key, build(catalogue, visible));
+    return keep(byKey, key, build(catalogue, visible, key));
   };
+}
+
+/**
+ * The listed tools with only their enabled groups, for the names list's closing line: a visible tool may also
+ * belong to a disabled group, whose name must not be sent (SPEC 6). `key` is `groupsKey(enabledGroups)`.
+ */
+function enabledOnly(listed: readonly Tool[], key: string): readonly Tool[] {
+  if (key === '*') return listed;
+  const enabled = new Set<string>(JSON.parse(key));
+  return listed.map((tool) =>
+    tool.groups?.every((group) => enabled.has(group)) !== false
+      ? tool
+      : { name: tool.name, groups: tool.groups.filter((group) => enabled.has(group)) },
+  );
 }
 
 /** Whether two blocks serialise to the same bytes: the same search tool object and equal direct tools. */

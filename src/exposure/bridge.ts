@@ -5,7 +5,7 @@ import type { ResolvedOptions } from '../core/options.ts';
 import type { Texts } from '../core/texts.ts';
 import type { Tool } from '../core/types.ts';
 import { type Block, createBlocks, sameBytes, sameDirect, stillSafe } from './blocks.ts';
-import { type BridgeTexts, bridgeTexts } from './texts.ts';
+import { type BridgeTexts, bridgeTexts, textsWith } from './texts.ts';
 
 /** A session's block, and the catalogue and groups it was last checked against. */
 interface Pinned {
@@ -19,9 +19,9 @@ const SESSIONS_KEPT = 1024;
 
 /** A layer's bridge: its texts, its tools block per session, its call_tool definition. */
 export interface Bridge {
-  readonly texts: Texts & BridgeTexts;
+  readonly texts: BridgeTexts;
   /** The texts of a bridge search: its hint says to call what it found through call_tool. */
-  readonly searchTexts: Texts;
+  readonly searchTexts: () => Texts;
   /** The tools block of a round: the session's pinned block while it is still safe, else the round's own. */
   tools(sessionId: string, catalogue: Catalogue, visible: (id: number) => boolean, key: string): Tool[];
 }
@@ -33,7 +33,7 @@ export function createBridge(options: ResolvedOptions, semantic: boolean): Bridg
   const sessions = new Map<string, Pinned>();
   return {
     texts,
-    searchTexts: Object.freeze({ ...options.texts, hintFound: texts.bridgeHintFound }),
+    searchTexts: textsWith(options.texts, () => ({ hintFound: texts.bridgeHintFound })),
     tools(sessionId, catalogue, visible, key) {
       const pinned = sessions.get(sessionId);
       sessions.delete(sessionId);

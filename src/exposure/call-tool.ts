@@ -4,7 +4,7 @@ import type { CallCheck, UndiscoveredCallResult } from '../core/calls.ts';
 import { catalogueOf } from '../core/catalogue.ts';
 import type { DiscoveredRecord } from '../core/discovered.ts';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
-import { format, type Texts } from '../core/texts.ts';
+import { format } from '../core/texts.ts';
 import type { Tool } from '../core/types.ts';
 import { CALL_TOOL_NAME } from './mode.ts';
 import type { BridgeTexts } from './texts.ts';
@@ -32,7 +32,7 @@ export type CallToolResult =
 
 /** The parts of a layer a bridged call needs. */
 export interface CallDeps {
-  readonly texts: Texts & BridgeTexts;
+  readonly texts: BridgeTexts;
   readonly checkCall: (name: string) => Promise<CallCheck>;
   readonly stored: () => Promise<DiscoveredRecord | undefined>;
   readonly warn: (message: string) => void;
@@ -53,7 +53,7 @@ function parseJson(value: unknown): unknown {
 }
 
 /** Reads `{ name, arguments }` from an object or a JSON string; `arguments` may be a JSON string, or omitted ({}). */
-function parseCall(input: unknown, texts: Texts & BridgeTexts): Parsed {
+function parseCall(input: unknown, texts: BridgeTexts): Parsed {
   const refuse = (name: string, reason: string): Parsed => ({
     refusal: { notCalled: name, error: format(texts.callArgsError, { reason }), hint: texts.callArgsHint },
   });

@@ -5,7 +5,7 @@ import type { ResolvedOptions } from '../core/options.ts';
 import type { FoundTool, SearchResult } from '../core/search-tool.ts';
 import type { Texts } from '../core/texts.ts';
 import type { JsonSchema } from '../core/types.ts';
-import { bridgeTexts } from './texts.ts';
+import { bridgeTexts, textsWith } from './texts.ts';
 
 /** A tool as a compact search returns it: `parameters` is a one-line summary such as `city: string, days?: integer`. */
 export interface CompactFoundTool extends FoundTool {
@@ -21,16 +21,17 @@ export interface CompactSearchResult extends Omit<SearchResult, 'tools'> {
 const SUMMARY_CHARS = 240;
 const ENUM_SHOWN = 5;
 
-const textsByLayer = new WeakMap<ResolvedOptions, Texts>();
+const textsByLayer = new WeakMap<ResolvedOptions, () => Texts>();
 
 /** A layer's texts for compact searches: the hint says the definitions come with the next step. */
 export function compactTexts(options: ResolvedOptions): Texts {
   let texts = textsByLayer.get(options);
   if (!texts) {
-    texts = Object.freeze({ ...options.texts, hintFound: bridgeTexts(options.texts, options.locale).compactHintFound });
+    const hint = bridgeTexts(options.texts, options.locale).compactHintFound;
+    texts = textsWith(options.texts, () => ({ hintFound: hint }));
     textsByLayer.set(options, texts);
   }
-  return texts;
+  return texts();
 }
 
 /** Turns a full search result into a compact one. */

@@ -7,7 +7,6 @@ import type { ResolvedOptions } from '../core/options.ts';
 import type { SearchResult } from '../core/search-tool.ts';
 import type { Texts } from '../core/texts.ts';
 import type { Tool } from '../core/types.ts';
-import type { Bridge } from './bridge.ts';
 import type { CallToolResult } from './call-tool.ts';
 import type { CompactSearchResult } from './compact.ts';
 import type { Exposure } from './mode.ts';
@@ -39,31 +38,27 @@ export interface ExposureModes {
   ): Promise<CallToolResult>;
 }
 
+/** A loader that imports once: a repeated import() of a loaded module still costs a resolution (about 0.1 ms in Node). */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
+}
+
 /** Creates the lazily loaded exposure modes of a layer; nothing is imported until a mode other than 'tools' is used. */
 export function exposureModes(options: ResolvedOptions, semantic: boolean): ExposureModes {
-  // Each import() once: a repeated import() of a loaded module still costs a resolution (about 0.1 ms in Node).
-  let bridge: Promise<Bridge> | undefined;
-  let call: Promise<typeof import('./call-tool.ts')> | undefined;
-  let compact: Promise<typeof import('./compact.ts')> | undefined;
-  const loadBridge = () => {
-    bridge ??= import('./bridge.ts').then((module) => module.createBridge(options, semantic));
-    return bridge;
-  };
-  const loadCompact = () => {
-    compact ??= import('./compact.ts');
-    return compact;
-  };
-  const loadCall = () => {
-    call ??= import('./call-tool.ts');
-    return call;
-  };
+  const bridge = once(() => import('./bridge.ts').then((module) => module.createBridge(options, semantic)));
+  const compact = once(() => import('./compact.ts'));
+  const call = once(() => import('./call-tool.ts'));
   return {
-    tools: async (sessionId, catalogue, visible, key) => (await loadBridge()).tools(sessionId, catalogue, visible, key),
+    tools: async (sessionId, catalogue, visible, key) => (await bridge()).tools(sessionId, catalogue, visible, key),
     searchTexts: async (mode) =>
-      mode.exposure === 'bridge' ? (await loadBridge()).searchTexts : (await loadCompact()).compactTexts(options),
-    compact: async (result) => (await loadCompact()).compactResult(result),
+      mode.exposure === 'bridge' ? (await bridge()).searchTexts() : (await compact()).compactTexts(options),
+    compact: async (result) => (await compact()).compactResult(result),
     async callTool(parts, context, args) {
-      const [{ texts }, module] = await Promise.all([loadBridge(), loadCall()]);
+      const [{ texts }, module] = await Promise.all([bridge(), call()]);
       return module.callTool({ ...parts, texts }, context, args);
     },
   };

@@ -90,9 +90,23 @@ const zh: BridgeTexts = {
 export const bridgeLocales: { readonly en: BridgeTexts; readonly zh: BridgeTexts } = { en, zh };
 
 /** The bridge texts of a layer: the locale's, with the `texts` option's overrides (kept on the resolved texts). */
-export function bridgeTexts(texts: Texts, locale: 'en' | 'zh'): Texts & BridgeTexts {
+export function bridgeTexts(texts: Texts, locale: 'en' | 'zh'): BridgeTexts {
   const overrides = Object.fromEntries(Object.entries(texts).filter(([key]) => key in en));
-  return Object.freeze({ ...texts, ...bridgeLocales[locale], ...overrides });
+  return Object.freeze({ ...bridgeLocales[locale], ...overrides });
+}
+
+/**
+ * The layer's texts with some replaced, made when asked: a layer's texts may still be filling in while a locale
+ * loads (they are frozen once complete), so the copy is kept only from then on.
+ */
+export function textsWith(texts: Texts, replace: () => Partial<Texts>): () => Texts {
+  let kept: Texts | undefined;
+  return () => {
+    if (kept) return kept;
+    const made: Texts = Object.freeze({ ...texts, ...replace() });
+    if (Object.isFrozen(texts)) kept = made;
+    return made;
+  };
 }
 
 // Every key of BridgeTexts is in BRIDGE_TEXT_KEYS, so the `texts` option accepts each of them.

@@ -107,6 +107,18 @@ describe('bridge: the tools block', () => {
     expect(widened.tools[0]).toBe(weather.tools[0]);
   });
 
+  it('never names a disabled group in the names list, even of a visible tool that is also in it', async () => {
+    const tools: Tool[] = Array.from({ length: 12 }, (_, i) => ({
+      name: `mail_tool_${i}`,
+      description: 'Mail',
+      groups: i % 2 ? ['mail', 'secret_ops'] : ['mail'],
+    }));
+    const layer = createToolSearch({ ...quiet(), exposure: 'bridge', toolNamesBudget: 120 });
+    const { tools: block } = await layer.prepare({ sessionId: 's', tools, enabledGroups: ['mail'] });
+    expect(block[0]?.description).toMatch(/more tools not listed here, in these groups: mail \(\d+\)/);
+    expect(block[0]?.description).not.toContain('secret_ops');
+  });
+
   it('rebuilds when a direct tool changes or leaves, never carrying a stale definition', async () => {
     const layer = createToolSearch({ ...quiet(), exposure: 'bridge', alwaysDirectTools: ['calculator'] });
     const first = await layer.prepare({ sessionId: 's', tools: catalogue });

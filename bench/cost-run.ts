@@ -1,0 +1,121 @@
+// Runs the cost sessions through the real adapters and checks the estimator against them (npm run bench:cost,
+// and `npm run bench` through measureCost).
+
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { type CostMode, estimateSessionCost, type Provider } from 'tool-search-layer/cost';
+import {
+  type CatalogueShape,
+  COST_SESSIONS,
+  type CostCheck,
+  type CostRow,
+  catalogueShape,
+  estimateRows,
+  shapeInput,
+} from './cost.ts';
+import {
+  anthropicSession,
+  chatSession,
+  pricedRequests,
+  priceRecorded,
+  type Recorded,
+  responsesNativeSession,
+  SYSTEM,
+  sessionScript,
+} from './cost-sessions.ts';
+import type { BenchTool } from './data.ts';
+
+interface CostCatalogue {
+  name: string;
+  tools: readonly BenchTool[];
+  queries: readonly string[];
+}
+
+/** Which adapter records each provider's sessions in each mode (Gemini has no adapter: Chat Completions bodies). */
+function sessionsFor(provider: Provider): { mode: CostMode; adapter: string; run: typeof chatSession }[] {
+  if (provider === 'anthropic') {
+    return (['none', 'tools', 'bridge', 'native'] as const).map((mode) => ({
+      mode,
+      adapter: 'anthropic',
+      run: anthropicSession,
+    }));
+  }
+  const chat = (['none', 'tools', 'bridge'] as const).map((mode) => ({
+    mode,
+    adapter: 'openai chat',
+    run: chatSession,
+  }));
+  if (provider === 'gemini') return chat;
+  return [
+    ...chat,
+    { mode: 'native', adapter: 'openai responses', run: (_m, tools, script) => responsesNativeSession(tools, script) },
+  ];
+}
+
+/**
+ * The session's shape as the estimator takes it, read off the recorded session without the layer (no searches):
+ * the system prompt, the tokens each round appends, and the reply's tokens.
+ */
+function measuredShape(none: readonly Recorded[], catalogueTokens: number) {
+  const priced = pricedRequests(none);
+  const first = priced[0]?.tokens ?? 0;
+  const last = priced.at(-1)?.tokens ?? first;
+  return {
+    systemTokens: countTokens(SYSTEM),
+    turnTokens: Math.round((last - first) / Math.max(1, priced.length - 1)),
+    outputTokens: Math.round(none.reduce((s, r) => s + r.outputTokens, 0) / Math.max(1, none.length)),
+    // What the first request holds beyond the tools and the system prompt: the first user message.
+    firstTokens: first - catalogueTokens,
+  };
+}
+
+/** Every session measured and estimated; the table rows get the measured costs beside the estimates. */
+export async function measureCost(
+  catalogues: readonly CostCatalogue[],
+  sessions: readonly { turns: number; discoveries: number }[] = COST_SESSIONS,
+): Promise<{ rows: CostRow[]; checks: CostCheck[]; shapes: CatalogueShape[] }> {
+  const shapes: CatalogueShape[] = [];
+  for (const c of catalogues) shapes.push(await catalogueShape(c.name, c.tools, c.queries));
+  const rows = estimateRows(shapes, sessions);
+  const checks: CostCheck[] = [];
+  for (const [i, c] of catalogues.entries()) {
+    const shape = shapes[i] as CatalogueShape;
+    for (const session of sessions) {
+      const script = await sessionScript(c.tools, c.queries, session.turns, session.discoveries);
+      for (const provider of ['anthropic', 'openai', 'gemini'] as const) {
+        const row = rows.find(
+          (r) =>
+            r.catalogue === c.name &&
+            r.turns === session.turns &&
+            r.discoveries === session.discoveries &&
+            r.provider === provider,
+        ) as CostRow;
+        row.measured = {};
+        let measuredInput: ReturnType<typeof measuredShape> | undefined;
+        for (const { mode, adapter, run } of sessionsFor(provider)) {
+          const recorded = await run(mode, c.tools, script);
+          measuredInput ??= measuredShape(recorded, shape.catalogueTokens);
+          const { firstTokens: _, ...rest } = measuredInput;
+          const measured = priceRecorded(provider, recorded).cost;
+          const estimate =
+            estimateSessionCost({ provider, ...session, ...shapeInput(shape), ...rest }).modes[mode]?.cost ?? 0;
+          row.measured[mode] = measured;
+          // The table shows the estimate of the session as recorded (its system prompt, rounds and replies).
+          row.estimated[mode] = estimate;
+          checks.push({
+            catalogue: c.name,
+            ...session,
+            provider,
+            mode,
+            adapter,
+            measured,
+            estimated: estimate,
+            gap: ((estimate - measured) / measured) * 100,
+          });
+        }
+        const priced = Object.entries(row.estimated).filter((e): e is [CostMode, number] => e[1] !== null);
+        row.cheapest = priced.reduce((best, e) => (e[1] < best[1] ? e : best))[0];
+      }
+    }
+  }
+  return { rows, checks, shapes };
+}
