@@ -66,7 +66,8 @@ async function pickCatalogue(id: string, restoring = false): Promise<void> {
   app.tools = tools;
   app.enabledGroups = undefined;
   save({ catalogue: id });
-  const example = CATALOGUES.find((c) => c.id === id)?.example;
+  const builtIn = CATALOGUES.find((c) => c.id === id);
+  const example = builtIn?.example;
   const queries = queriesFor(id);
   byId<HTMLTextAreaElement>('queries').value = queries;
   const first = queries
@@ -74,7 +75,7 @@ async function pickCatalogue(id: string, restoring = false): Promise<void> {
     ?.split(/\s*(?:→|->|=>|\t)\s*/)[0]
     ?.trim();
   const query = example ?? first ?? tools[0]?.name.replace(/[_.-]+/g, ' ') ?? 'help';
-  app.plan = { request: first && !example ? first : `Can you ${query} for me?`, query };
+  app.plan = { request: builtIn?.request ?? first ?? `Please help me: ${query}.`, query };
   input('query').value = query;
   fillGroups();
   showCatalogueStats();

@@ -36,14 +36,13 @@ export function button(label: string, onClick: () => void, attributes: Record<st
   return element;
 }
 
-/** Shows a search result (or the error the model gets for bad arguments), with its exact JSON folded. */
+/** Sums up a search result (or the error the model gets for bad arguments); its exact JSON is in the history. */
 export function renderResult(
   result: SearchResult | CompactSearchResult | SearchErrorResult,
   onNextPage: (offset: number) => void,
 ): void {
   const summary = byId('result-summary');
   byId('result').hidden = false;
-  byId('result-json').textContent = JSON.stringify(result, null, 2);
   if ('error' in result) {
     summary.replaceChildren(h('p', { class: 'error' }, result.error), h('p', { class: 'hint' }, result.hint));
     return;

@@ -21,3 +21,12 @@ export const shot = (page: Page, name: string) =>
 /** The names in this round's tools block, in order. */
 export const exposedNames = (page: Page) =>
   page.locator('#usable li:not([data-via=call]) .tool-name').allTextContents();
+
+/** The last tool result in the history, parsed: what the model read (the page shows each result once, there). */
+export async function lastToolResult(page: Page): Promise<Record<string, unknown> & { tools: { name: string }[] }> {
+  const item = page.locator('#history li.tool').last();
+  const folded = item.locator('pre');
+  const text =
+    (await folded.count()) > 0 ? await folded.textContent() : await item.locator('code.content').textContent();
+  return JSON.parse(text ?? '{}');
+}

@@ -43,7 +43,7 @@ async function replay(): Promise<{ none: number[]; tools: number[]; bridge: numb
     { role: 'assistant', content: null, toolCalls: [{ id, name, arguments: args }] },
     { role: 'tool', toolCallId: id, content: JSON.stringify(result) },
   ];
-  messages = [{ role: 'user', content: 'Can you create pull request for me?' }];
+  messages = [{ role: 'user', content: 'Please open a pull request for my fix branch.' }];
   await round();
   const args = JSON.stringify({ query: 'create pull request' });
   const result = await layer.search(session, args);

@@ -3,7 +3,7 @@
 // charts drawn, pause and take over by hand, switch the exposure mode, clear. The fixture fails a test on any page
 // error or console error. Screenshots go to test-results/playground/ for a person to look at.
 import { expect, test } from './fixtures.ts';
-import { exposedNames, PLAYGROUND, ready, shot } from './playground-helpers.ts';
+import { exposedNames, lastToolResult, PLAYGROUND, ready, shot } from './playground-helpers.ts';
 
 test.use(PLAYGROUND);
 
@@ -16,7 +16,7 @@ test('a catalogue switch, search with paging, bad arguments, calling a found too
   await page.fill('#query', 'take a screenshot of the page');
   await page.click('#search button[type=submit]');
   await ready(page);
-  const result = JSON.parse((await page.locator('#result-json').textContent()) ?? '{}');
+  const result = await lastToolResult(page);
   const found: string[] = result.tools.map((t: { name: string }) => t.name);
   expect(found[0]).toBe('browser_take_screenshot');
   expect(found).toHaveLength(5);
@@ -31,7 +31,7 @@ test('a catalogue switch, search with paging, bad arguments, calling a found too
   // Paging: the next page starts where the first ended and names other tools.
   await page.click('#next-page');
   await ready(page);
-  const second = JSON.parse((await page.locator('#result-json').textContent()) ?? '{}');
+  const second = (await lastToolResult(page)) as { pagination: { offset: number }; tools: { name: string }[] };
   expect(second.pagination.offset).toBe(5);
   expect(second.tools.map((t: { name: string }) => t.name)).not.toContain(found[0]);
   await expect(page.locator('#offset')).toHaveValue('5');
@@ -78,7 +78,7 @@ test('every setting, one of them invalid, and the groups of the largest catalogu
   await page.click('#search button[type=submit]');
   await ready(page);
   await expect(page.locator('#result-summary')).toContainText('found');
-  expect(JSON.parse((await page.locator('#result-json').textContent()) ?? '{}').hint).toContain('共');
+  expect((await lastToolResult(page)).hint).toContain('共');
   const names = await exposedNames(page);
   expect(names.slice(0, 2)).toEqual(['search_tools', 'calculate_triangle_area']);
   expect(names).toHaveLength(2 + 3);
