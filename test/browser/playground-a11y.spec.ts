@@ -1,36 +1,13 @@
 // Every main state of the playground at 1,280 and at 375 px: axe-core finds no serious or critical violation,
 // nothing scrolls sideways (scrollWidth <= clientWidth), and a screenshot lands in test-results/playground/ for a
 // person to look at. Then every control is reached with the Tab key alone.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { PLAYGROUND, ready, shot, WIDTHS } from './playground-helpers.ts';
+import { check, PLAYGROUND, ready, WIDTHS } from './playground-helpers.ts';
 
 test.use(PLAYGROUND);
 // axe walks every node of a long page on a shared machine: a scan takes seconds, and a test makes three.
 test.setTimeout(240_000);
-
-/** Checks the page as it stands: axe, sideways scroll, and a screenshot named for the state. */
-async function check(page: Page, state: string): Promise<void> {
-  const started = Date.now();
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  console.log(`axe ${state} at ${page.viewportSize()?.width}: ${Date.now() - started} ms`);
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-  expect(serious, `axe at ${state}`).toEqual([]);
-  const widths = await page.evaluate(() => {
-    const client = document.documentElement.clientWidth;
-    // The elements that stick out, named, so a failure says what to fix.
-    const wide = [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > client + 0.5)
-      .slice(0, 5)
-      .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
-    return { scroll: document.documentElement.scrollWidth, client, wide };
-  });
-  expect(widths.scroll, `sideways scroll at ${state}: ${widths.wide.join(', ')}`).toBeLessThanOrEqual(widths.client);
-  await shot(page, state);
-}
 
 const openAll = (page: Page) =>
   page.evaluate(() => {

@@ -4,9 +4,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures.ts';
-import { exposedNames, PLAYGROUND, ready, shot } from './playground-helpers.ts';
+import { check, exposedNames, PLAYGROUND, ready } from './playground-helpers.ts';
 
 test.use(PLAYGROUND);
+// axe walks a long page on a shared machine: seconds per scan.
+test.setTimeout(120_000);
 
 interface Seen {
   body: { model: string; messages: { role: string; content?: string }[]; tools?: { function: { name: string } }[] };
@@ -118,6 +120,9 @@ for (const mode of ['tools', 'bridge'] as const) {
       () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
     );
     expect(stored).not.toContain('test-key');
-    await shot(page, `chat-${mode}`);
+    // A main state of the page: axe, no sideways scroll and a screenshot, at both widths.
+    await check(page, `a11y-8-chat-${mode}`);
+    await page.setViewportSize({ width: 375, height: 900 });
+    await check(page, `a11y-8-chat-${mode}`);
   });
 }

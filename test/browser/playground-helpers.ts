@@ -1,4 +1,5 @@
 // What the playground specs share: the server, the two widths, waiting for the page, screenshots.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures.ts';
 
@@ -29,4 +30,24 @@ export async function lastToolResult(page: Page): Promise<Record<string, unknown
   const text =
     (await folded.count()) > 0 ? await folded.textContent() : await item.locator('code.content').textContent();
   return JSON.parse(text ?? '{}');
+}
+
+/** Checks the page as it stands: axe, sideways scroll, and a screenshot named for the state. */
+export async function check(page: Page, state: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(serious, `axe at ${state}`).toEqual([]);
+  const widths = await page.evaluate(() => {
+    const client = document.documentElement.clientWidth;
+    // The elements that stick out, named, so a failure says what to fix.
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > client + 0.5)
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+    return { scroll: document.documentElement.scrollWidth, client, wide };
+  });
+  expect(widths.scroll, `sideways scroll at ${state}: ${widths.wide.join(', ')}`).toBeLessThanOrEqual(widths.client);
+  await shot(page, state);
 }
