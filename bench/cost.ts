@@ -191,3 +191,25 @@ export interface CostCheck {
   estimated: number;
   gap: number;
 }
+
+/** The README's short table: one catalogue and session, the measured cost per provider and mode. */
+export function headlineCostTable(
+  rows: readonly CostRow[],
+  catalogue: string,
+  turns: number,
+  discoveries: number,
+): Table {
+  const picked = rows.filter((r) => r.catalogue === catalogue && r.turns === turns && r.discoveries === discoveries);
+  const cell = (row: CostRow, mode: CostMode) => {
+    const value = row.measured?.[mode];
+    if (value === null || value === undefined) return '–';
+    const none = row.measured?.none ?? 0;
+    const share = mode === 'none' || !none ? '' : ` (${Math.round((value / none) * 100)}%)`;
+    return `${Math.round(value).toLocaleString('en-US')}${share}`;
+  };
+  return {
+    title: '',
+    columns: ['provider', 'every tool, no layer', "'tools'", "'bridge'", "'native'"],
+    rows: picked.map((r) => [r.provider, ...COST_MODES.map((m) => cell(r, m))]),
+  };
+}

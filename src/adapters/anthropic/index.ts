@@ -3,6 +3,7 @@
 export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
 export type { AnswerAnthropicToolUseOptions } from './answer.ts';
 export { answerAnthropicToolUse } from './answer.ts';
+export type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 export { INLINE_BETAS } from './inline.ts';
 export type { AnthropicMessage } from './messages.ts';
 export {
@@ -11,10 +12,5 @@ export {
   messagesToAnthropicMessages,
   toolToAnthropicTool,
 } from './messages.ts';
-export type {
-  AnthropicExposure,
-  AnthropicInlineBody,
-  AnthropicMessagesBody,
-  AnthropicOptions,
-} from './prepare.ts';
+export type { AnthropicExposure, AnthropicOptions } from './prepare.ts';
 export { prepareAnthropicMessages } from './prepare.ts';

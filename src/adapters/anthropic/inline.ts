@@ -16,8 +16,8 @@ import { NOT_CALLED } from '../../core/discovered.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { Tool } from '../../core/types.ts';
 import type { ConvertedTools } from '../provider-tools.ts';
+import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import type { AnthropicMessage } from './messages.ts';
-import type { AnthropicInlineBody, AnthropicMessagesBody } from './prepare.ts';
 
 /** The betas inline mode needs: mid-conversation tool changes, and definitions given inline. */
 export const INLINE_BETAS = ['mid-conversation-tool-changes-2026-07-01', 'inline-tools-2026-09-15'] as const;

@@ -1,34 +1,21 @@
 // Anthropic Messages API: the request helper, in four exposure modes. 'native' (the default), 'bridge' and
 // 'inline' keep `system`, `tools` and the earlier messages byte-identical from round to round, as Anthropic's
 // prompt cache and its prefix check on thinking blocks need; 'tools' replaces the tools array at each discovery.
-import type { AnthropicBeta } from '@anthropic-ai/sdk/resources/beta/beta';
-import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { TextBlockParam, ToolReferenceBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ToolReferenceBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
 import type { Tool } from '../../core/types.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
 import type { ConvertedTools, GroupOf } from '../provider-tools.ts';
+import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import { inlineBody } from './inline.ts';
-import {
-  type AnthropicMessage,
-  anthropicMessagesToMessages,
-  convertAnthropicTools,
-  toolToAnthropicTool,
-} from './messages.ts';
+import { anthropicMessagesToMessages, convertAnthropicTools, toolToAnthropicTool } from './messages.ts';
 import { nativeTools, referencedNames } from './native.ts';
 
 /** How the layer's tools reach the model; see docs/anthropic.md for which to pick. */
 export type AnthropicExposure = 'native' | 'bridge' | 'inline' | 'tools';
 
 const EXPOSURES: readonly AnthropicExposure[] = ['native', 'bridge', 'inline', 'tools'];
-
-/** The part of a `messages.create` body the layer reads and rewrites. */
-export interface AnthropicMessagesBody {
-  readonly messages: readonly AnthropicMessage[];
-  readonly system?: string | readonly TextBlockParam[] | undefined;
-  readonly tools?: readonly ToolUnion[] | undefined;
-}
 
 /** Options shared by `prepareAnthropicMessages` and `answerAnthropicToolUse`. */
 export interface AnthropicOptions {
@@ -78,12 +65,6 @@ export function exposureOf(options: AnthropicOptions): AnthropicExposure {
   }
   return exposure;
 }
-
-/** The body inline mode returns: beta messages (`tool_addition` blocks) and the betas they need. */
-export type AnthropicInlineBody<B> = Omit<B, 'messages' | 'betas'> & {
-  messages: BetaMessageParam[];
-  betas: AnthropicBeta[];
-};
 
 /**
  * A bypassed round's tools: the caller's own array when it has no repeated or malformed entry, else the entries the

@@ -8,22 +8,8 @@ import {
   type McpCatalogue,
   type McpCatalogueOptions,
 } from './catalogue.ts';
-import type { McpCallToolResult, McpRequestOptions, McpToolDefinition } from './types.ts';
+import type { McpCallToolResult, McpClient, McpRequestOptions, McpToolDefinition } from './types.ts';
 import { watchToolsChanged } from './watch.ts';
-
-/**
- * A connected MCP client, as the catalogue uses it: a `Client` of `@modelcontextprotocol/sdk` 1.x or of
- * `@modelcontextprotocol/client` 2.x, over any transport, fits it.
- */
-export interface McpClient {
-  listTools(
-    params?: { cursor?: string },
-    options?: never,
-  ): Promise<{ readonly tools: readonly McpToolDefinition[]; readonly nextCursor?: string | undefined }>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: never[]): Promise<unknown>;
-  setNotificationHandler?(...args: never[]): void;
-  getServerVersion?(): { readonly name: string } | undefined;
-}
 
 const MAX_PAGES = 1000;
 

@@ -3,12 +3,12 @@
 export type { AgentCatalogueOptions, AgentMcp, AgentMcpTool } from './agent.ts';
 export { createAgentMcpCatalogue } from './agent.ts';
 export type { McpCatalogue, McpCatalogueOptions, McpTool } from './catalogue.ts';
-export type { McpClient } from './clients.ts';
 export { createMcpCatalogue } from './clients.ts';
 export type { McpContext, McpFoundTool, McpRouter, McpRouterOptions, McpSearchResult } from './router.ts';
 export { createMcpRouter } from './router.ts';
 export type {
   McpCallToolResult,
+  McpClient,
   McpContent,
   McpRequestOptions,
   McpToolAnnotations,

@@ -37,3 +37,17 @@ export type McpRequestOptions = {
   readonly signal?: AbortSignal | undefined;
   readonly timeout?: number | undefined;
 } & { readonly [key: string]: unknown };
+
+/**
+ * A connected MCP client, as the catalogue uses it: a `Client` of `@modelcontextprotocol/sdk` 1.x or of
+ * `@modelcontextprotocol/client` 2.x, over any transport, fits it.
+ */
+export interface McpClient {
+  listTools(
+    params?: { cursor?: string },
+    options?: never,
+  ): Promise<{ readonly tools: readonly McpToolDefinition[]; readonly nextCursor?: string | undefined }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: never[]): Promise<unknown>;
+  setNotificationHandler?(...args: never[]): void;
+  getServerVersion?(): { readonly name: string } | undefined;
+}

@@ -1,5 +1,5 @@
 // Re-listing on `notifications/tools/list_changed` with a client of either MCP SDK major, importing neither.
-import type { McpClient } from './clients.ts';
+import type { McpClient } from './types.ts';
 
 const TOOLS_CHANGED = 'notifications/tools/list_changed';
 
