@@ -119,7 +119,7 @@ export async function showRound(round: Round | undefined = host.rounds.at(-1)): 
   redrawCharts();
   save({ scriptStep: player.next, ...(app.store === 'indexeddb' && { history: [...host.history] }) });
   if (!round) return;
-  renderRound(round, app.layer.options.alwaysDirectTools, (name) => void act(() => callByHand(name)));
+  renderRound(round, coreMode(), app.layer.options.alwaysDirectTools, (name) => void act(() => callByHand(name)));
   const key = bodyKey(app.provider, app.mode);
   if (!bodies.now.has(key)) bodies.now.set(key, await bodyOf(round, app.provider, app.mode));
   const body = bodies.now.get(key) as Record<string, unknown>;

@@ -26,8 +26,8 @@ export interface Round {
   /** What happened since the last round, in a few words. */
   readonly step: string;
   readonly history: readonly Message[];
-  /** The round in the chosen core mode. */
-  readonly prepared: PrepareResult;
+  /** The round as `prepare` returned it in each core mode. */
+  readonly prepared: Readonly<Record<CoreMode, PrepareResult>>;
   /** The tools block of each core mode, and `none`: every visible tool, as a host without the layer sends. */
   readonly blocks: Readonly<Record<CoreMode | 'none', readonly Tool[]>>;
   /** The store's recency order after the round, least recent first. */
@@ -135,17 +135,16 @@ export function createHost(context: HostContext) {
       const layer = context.layer();
       const base = { ...search(), messages: history };
       const blocks = { none: visibleTools(base.tools, base.enabledGroups) } as Record<CoreMode | 'none', Tool[]>;
-      let prepared: PrepareResult | undefined;
+      const prepared = {} as Record<CoreMode, PrepareResult>;
       for (const mode of CORE_MODES) {
-        const result = await layer.prepare({ ...base, exposure: mode });
-        blocks[mode] = result.tools;
-        if (mode === context.mode()) prepared = result;
+        prepared[mode] = await layer.prepare({ ...base, exposure: mode });
+        blocks[mode] = prepared[mode].tools;
       }
       const round: Round = {
         number: rounds.length + 1,
         step,
         history,
-        prepared: prepared as PrepareResult,
+        prepared,
         blocks,
         recent: await context.recent(base.sessionId),
         searches,

@@ -1,13 +1,13 @@
 // The round on show: what the model can use (each tool once, with how it reaches the model and its place in the
 // discovered set's recency), and the request body the provider adapter made, part by part against the last round's.
 import { CALL_TOOL_NAME, SEARCH_TOOL_NAME, type Tool } from 'tool-search-layer';
-import type { Round } from './host.ts';
+import type { CoreMode, Round } from './host.ts';
 import { type BodyDiff, type BodyPart, PROVIDERS, type Provider } from './providers.ts';
 import { button, byId, formatCount, h } from './view.ts';
 
 /** How a tool reaches the model this round. */
-function kindOf(tool: Tool, round: Round, alwaysDirect: readonly string[]): string {
-  if (round.prepared.bypassed) return 'sent directly (few tools)';
+function kindOf(tool: Tool, bypassed: boolean, alwaysDirect: readonly string[]): string {
+  if (bypassed) return 'sent directly (few tools)';
   if (tool.name === SEARCH_TOOL_NAME || tool.name === CALL_TOOL_NAME) return 'meta-tool';
   if (alwaysDirect.includes(tool.name)) return 'always direct';
   return 'discovered, in the tools block';
@@ -36,14 +36,19 @@ function row(name: string, kind: string, round: Round, onCall?: (name: string) =
 }
 
 /** The round's heading, facts, and the list of what the model can use. */
-export function renderRound(round: Round, alwaysDirect: readonly string[], onCall: (name: string) => void): void {
+export function renderRound(
+  round: Round,
+  mode: CoreMode,
+  alwaysDirect: readonly string[],
+  onCall: (name: string) => void,
+): void {
   byId('round-title').textContent = `Round ${round.number}`;
   byId('round-step').textContent = `after: ${round.step}`;
-  const { prepared } = round;
+  const prepared = round.prepared[mode];
   const inBlock = new Set(prepared.tools.map((tool) => tool.name));
   const callable = (name: string) => name !== SEARCH_TOOL_NAME && name !== CALL_TOOL_NAME;
   const rows = prepared.tools.map((tool) =>
-    row(tool.name, kindOf(tool, round, alwaysDirect), round, callable(tool.name) ? onCall : undefined),
+    row(tool.name, kindOf(tool, prepared.bypassed, alwaysDirect), round, callable(tool.name) ? onCall : undefined),
   );
   for (const name of prepared.discovered) {
     if (!inBlock.has(name)) rows.push(row(name, 'discovered, through call_tool', round, onCall));

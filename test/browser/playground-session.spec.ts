@@ -170,4 +170,9 @@ test('mode bridge: the same tools every round, the found tool called through cal
   await expect(page.locator('#body-parts .part.changed')).toHaveCount(0);
   await expect(page.locator('#body-parts .part[data-path="tools[2]"]')).toHaveCount(0);
   await shot(page, 'bridge');
+  // The same round in mode tools: the found tools sit in the tools block instead.
+  await page.check('#modes input[value=tools]');
+  await ready(page);
+  await expect(page.locator('#usable li[data-via=call]')).toHaveCount(0);
+  expect(await exposedNames(page)).toHaveLength(1 + 5);
 });
