@@ -33,6 +33,7 @@ import {
 import { act, byId, renderResult } from './view.ts';
 
 const input = (id: string) => byId<HTMLInputElement>(id);
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** A new conversation: the session forgotten by the layer and the host, the script at its start. */
 async function newConversation(): Promise<void> {
@@ -213,7 +214,7 @@ async function restore(): Promise<void> {
   player.rewind(saved.scriptStep ?? 0);
   showScript();
   storeNote(
-    `Restored session “${app.sessionId}” after the reload: ${order.length} discovered tools from IndexedDB, ${saved.history.length} messages.`,
+    `Restored session “${app.sessionId}” after the reload: ${plural(order.length, 'discovered tool')} from IndexedDB, ${plural(saved.history.length, 'message')}.`,
   );
   await nextRound();
 }
