@@ -50,6 +50,8 @@ export const labelledSets: readonly string[] = [
   'gorilla-apibench',
   'api-bank',
   'restbench',
+  'acebench-zh',
+  'stabletoolbench',
 ];
 
 /**

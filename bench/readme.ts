@@ -1,4 +1,5 @@
-// Keeps the README's figures the ones the last full run measured: each marked block is replaced whole.
+// Keeps the figures of the README and docs/benchmark.md the ones the last full run measured: each marked block is
+// replaced whole.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 /** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->` for each block; unknown markers are left alone. */

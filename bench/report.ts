@@ -7,6 +7,7 @@ import type { SpeedRow } from './speed.ts';
 import type { PrepareRow, ReuseRow } from './speed-layer.ts';
 import type { Table } from './table.ts';
 import { SEARCH_TOOL_TOKEN_LIMIT, type SearchToolRow, type TokenRow } from './tokens.ts';
+import { type TuneResult, tuningTable } from './tune-report.ts';
 
 export interface BenchResults {
   date: string;
@@ -17,6 +18,8 @@ export interface BenchResults {
   peers: { name: string; settings: string }[];
   settings: Record<string, unknown>;
   quality?: QualityRow[];
+  /** The last `npm run bench:tune`, shown beside the quality figures. */
+  tuning?: TuneResult;
   speed?: { peers: SpeedRow[]; reuse: ReuseRow[]; prepare: PrepareRow[] };
   tokens?: { blocks: TokenRow[]; searchTool: SearchToolRow[] };
   size?: SizeRow[];
@@ -266,6 +269,7 @@ export function tables(results: BenchResults): Table[] {
     out.push(qualityTable(results.quality, s.quality?.limit));
     const margin = marginTable(results.quality);
     if (margin) out.push(margin);
+    if (results.tuning) out.push(tuningTable(results.tuning, results.quality, 'tool-search-layer', BASELINE));
   }
   if (results.speed) {
     out.push(speedTable(results.speed.peers, s.speed ?? {}));

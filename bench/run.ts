@@ -19,6 +19,7 @@ import { measureSpeed, type SpeedCatalogue } from './speed.ts';
 import { measurePrepare, measureReuse } from './speed-layer.ts';
 import { renderMarkdown, renderText } from './table.ts';
 import { discoveryQueries, measureSearchTool, measureTokens } from './tokens.ts';
+import { readTuning } from './tune-report.ts';
 
 const sections = ['quality', 'speed', 'tokens', 'size'] as const;
 const args = process.argv.slice(2);
@@ -79,6 +80,7 @@ const results: BenchResults = {
 if (selected.includes('quality')) {
   log('quality...');
   results.quality = await measureQuality(labelledSets.map(set), peers, settings.quality);
+  results.tuning = readTuning(join(here, 'results', 'tune.json'));
 }
 
 let semantic: SemanticRow[] | undefined;
@@ -150,10 +152,13 @@ if (whole) {
   ];
   writeFileSync(join(out, 'latest.md'), `${markdown.join('\n')}`);
   const tokens = rendered.find((t) => t.title.startsWith('Tokens of the tools block'));
-  updateReadme(join(here, '..', 'README.md'), {
-    bench: markdown.slice(2).join('\n'),
-    ...(tokens && { tokens: renderMarkdown({ ...tokens, title: '' }).replace(/^### \n+/, '') }),
-  });
+  // The full tables live in docs/benchmark.md; the README keeps only the token figures of its opening.
+  updateReadme(join(here, '..', 'docs', 'benchmark.md'), { bench: markdown.slice(2).join('\n') });
+  if (tokens) {
+    updateReadme(join(here, '..', 'README.md'), {
+      tokens: renderMarkdown({ ...tokens, title: '' }).replace(/^### \n+/, ''),
+    });
+  }
 }
 log(
   `done in ${results.seconds.toFixed(0)} s; wrote bench/results/${whole ? 'latest.json and latest.md' : 'run.tmp.json'}`,

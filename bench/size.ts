@@ -126,7 +126,10 @@ async function bundle(entry: string, external: string[]): Promise<Bundle> {
     for (const i of meta.outputs[path]?.imports ?? []) {
       if (i.kind !== 'dynamic-import' || i.external || loaded.has(i.path)) continue;
       const own = [...closure(meta, i.path, new Set())].filter((p) => !loaded.has(p));
-      lazy.push({ name: labelOf(meta, own), sizes: sizesOf(concat(own.map(file))) });
+      // Named by the module the import loads (its chunk's entry), else by the module that fills most of it.
+      const entry = meta.outputs[i.path]?.entryPoint;
+      const name = entry ? (entry.split('/').pop() as string).replace(/\.[jt]s$/, '').replace(/-[\w-]{8}$/, '') : '';
+      lazy.push({ name: name || labelOf(meta, own), sizes: sizesOf(concat(own.map(file))) });
     }
   return { eager: sizesOf(eager.outputFiles[0]?.contents ?? new Uint8Array()), lazy };
 }

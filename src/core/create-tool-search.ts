@@ -1,80 +1,32 @@
 // The layer: options resolved once, then prepare / search / clear per round.
 
-import type { CallToolResult } from '../exposure/call-tool.ts';
-import type { CompactSearchResult } from '../exposure/compact.ts';
 import { exposureModes } from '../exposure/load.ts';
-import { type ExposureContext, modeOf } from '../exposure/mode.ts';
-import type { CallCheck, CheckCallOptions } from './calls.ts';
-import { type CatalogueInfo, catalogueOf, groupsKey, inspect, shapeWarning, visibility } from './catalogue.ts';
+import { modeOf } from '../exposure/mode.ts';
+import type { CallCheck } from './calls.ts';
+import { type CatalogueInfo, catalogueOf, groupsKey, inspect, visibility } from './catalogue.ts';
+import { catalogueWarner } from './catalogue-warnings.ts';
 import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
 import { eventSink } from './events.ts';
+import { checkContext, type ToolSearch } from './layer.ts';
 import { MAX_DISCOVERED } from './limits.ts';
 import { namesList } from './names-list.ts';
-import { type ResolvedOptions, resolveOptions, type ToolSearchOptions, textsReady } from './options.ts';
+import { resolveOptions, type ToolSearchOptions, textsReady } from './options.ts';
 import { expose, listedTools } from './prepare.ts';
 import {
   parseSearchArgs,
   rankSearch,
   runSearch,
   SEARCH_TOOL_NAME,
-  type SearchErrorResult,
-  type SearchResult,
   searchToolDefinition,
   searchWindow,
 } from './search-tool.ts';
 import { lazySemanticRanker } from './semantic-loader.ts';
-import { type SessionControl, sessionsOf } from './sessions.ts';
+import { sessionsOf } from './sessions.ts';
 import { guardStore } from './store-guard.ts';
-import type { Message, Tool } from './types.ts';
+import type { Tool } from './types.ts';
 
-/** What the host knows about a round or a search call. */
-export interface SearchContext extends ExposureContext {
-  /** Opaque id of the conversation whose discovered set is used. */
-  readonly sessionId: string;
-  /** The tools available this round, as the host registered them. */
-  readonly tools: readonly Tool[];
-  /** The groups the host has enabled; omitted: every tool is visible. */
-  readonly enabledGroups?: readonly string[] | undefined;
-}
-
-/** The input of `prepare`: the round's context and the history as it stands. */
-export interface PrepareInput extends SearchContext {
-  readonly messages?: readonly Message[] | undefined;
-}
-
-/** What the model should be sent this round. */
-export interface PrepareResult {
-  /** The tools to send: the caller's own objects, with the layer's search tool first unless bypassed. */
-  readonly tools: Tool[];
-  /** True when the round was passed through unchanged (the layer is off, or few tools); the store is not touched then. */
-  readonly bypassed: boolean;
-  /** The session's whole discovered set after this round, in exposure order ([] when bypassed). */
-  readonly discovered: string[];
-  /** Warnings raised by this call (also sent to the logger). */
-  readonly warnings: string[];
-}
-
-/** A tool-search layer: call `prepare` before every model round and route `search_tools` calls to `search`. */
-export interface ToolSearch extends SessionControl {
-  readonly options: ResolvedOptions;
-  prepare(input: PrepareInput): Promise<PrepareResult>;
-  /** Answers a `search_tools` call; bad arguments come back as `{ error, hint }`, never as an exception. */
-  search(context: SearchContext, args: unknown): Promise<SearchResult | CompactSearchResult | SearchErrorResult>;
-  /**
-   * Says whether the model may call `name` this round: a direct tool, a discovered one, or any visible tool of
-   * a bypassed round. Otherwise it returns the answer to send instead, and nothing may be executed.
-   */
-  checkCall(context: SearchContext, name: string, options?: CheckCallOptions): Promise<CallCheck>;
-  /**
-   * Answers a `call_tool` call (`{ name, arguments }`, an object or JSON string): `{ ok: true, name, arguments, tool }`
-   * when tool `name` may run with those arguments (unchanged, valid against its parameters), else `{ ok: false, result }`,
-   * the corrective result to send the model instead. Model input never throws.
-   */
-  callTool(context: SearchContext, args: unknown, options?: CheckCallOptions): Promise<CallToolResult>;
-  /** Empties one session's discovered set, or every session's when no id is given. */
-  clear(sessionId?: string): Promise<void>;
-}
+export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './layer.ts';
 
 const DEFINITIONS_KEPT = 16;
 
@@ -121,23 +73,8 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     resolved.semantic &&
     lazySemanticRanker(resolved.semantic, loggingWarn, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
   const sessions = sessionsOf(store, emit, loggingWarn);
-  // Catalogue warnings once per layer: a catalogue already warned about costs one lookup.
-  const warnedCatalogues = new WeakSet<CatalogueInfo>();
-  const warnedEntries = new Set<string>();
+  const warnCatalogue = catalogueWarner();
   const modes = exposureModes(resolved, semantic !== undefined);
-
-  function warnCatalogue(info: CatalogueInfo, warn: (message: string) => void): void {
-    if (warnedCatalogues.has(info)) return;
-    warnedCatalogues.add(info);
-    // Bounded: a layer that lives for days among changing catalogues forgets, and may warn again.
-    if (warnedEntries.size > 10_000) warnedEntries.clear();
-    const messages = [...info.skipped, ...info.shapes.map(shapeWarning)];
-    for (const message of messages) {
-      if (warnedEntries.has(message)) continue;
-      warnedEntries.add(message);
-      warn(message);
-    }
-  }
 
   function searchToolFor(info: CatalogueInfo, key: string, listed: () => Tool[], groups?: readonly string[]): Tool {
     const byGroups = definitions.get(info) ?? new Map<string, Tool>();
@@ -301,15 +238,4 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       await store.delete(sessionId);
     },
   };
-}
-
-/** Host mistakes are programming errors: they throw, naming the call and the field. */
-function checkContext(input: PrepareInput, call: string): void {
-  if (typeof input !== 'object' || input === null) throw new ToolSearchError(`${call}: expected an object`);
-  if (typeof input.sessionId !== 'string') throw new ToolSearchError(`${call}: sessionId must be a string`);
-  if (!Array.isArray(input.tools)) throw new ToolSearchError(`${call}: tools must be an array`);
-  const groups = input.enabledGroups;
-  if (groups !== undefined && !(Array.isArray(groups) && groups.every((g) => typeof g === 'string'))) {
-    throw new ToolSearchError(`${call}: enabledGroups must be an array of strings, or omitted`);
-  }
 }

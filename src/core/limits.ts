@@ -12,8 +12,9 @@ export const MAX_INDEXED_SCHEMA_TEXT = 8192;
 export const MAX_DISCOVERED = 1000;
 /** Characters of one search result kept parsed between rounds; a longer one is parsed again when read. */
 export const MAX_PARSED_RESULT = 65_536;
-/** Characters of search results kept parsed between rounds, all sessions together (about 4 to 8 MB). */
-export const MAX_PARSED_TOTAL = 4_000_000;
+/** Characters of texts kept parsed between rounds, per cache, all sessions together (8 to 16 MB): a history of
+ * 10,000 messages holds about 4.5 million characters of search results. */
+export const MAX_PARSED_TOTAL = 8_000_000;
 /** Sessions held in memory while their store fails; the least recently used is dropped past this. */
 export const MAX_FALLBACK_SESSIONS = 10_000;
 

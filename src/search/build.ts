@@ -20,7 +20,7 @@ export interface BuiltIndex extends ToolIndex {
   readonly weights: Float32Array;
   /** Per term: 1 when it only occurs as the joined form of camel-case words, which prefix matching skips. */
   readonly whole: Uint8Array;
-  /** Per tool: the term ids of its name, then -1, then those of its description (joined forms aside), for proximity. */
+  /** Per tool: the term ids of its name, -1, its description, -1, its parameter names (joined forms aside), for the second stage. */
   readonly sequence: Int32Array;
   /** Tool d's sequence is at [sequenceStart[d], sequenceStart[d + 1]) of `sequence`. */
   readonly sequenceStart: Int32Array;
@@ -42,8 +42,8 @@ export const PARAMS: {
   prefix: number;
   coord: number;
   substring: number;
-  proximity: number;
-  proximityTop: number;
+  rerankTop: number;
+  stage2: number[];
 } = {
   // BM25F as Robertson and Zaragoza define it: length-normalised field frequencies, weighted, summed, then saturated once.
   k1: 2,
@@ -55,9 +55,12 @@ export const PARAMS: {
   prefix: 0.5,
   coord: 0.15,
   substring: 0.1,
-  // Sequential dependence: adjacent query terms found adjacent in a name or description, among the best candidates.
-  proximity: 1,
-  proximityTop: 30,
+  // The second stage (rerank.ts) reorders this many of the best candidates, whatever the page: 30, as many as the
+  // phrase bonus it replaces read, because 50 cost about a tenth more query time at 4,076 tools.
+  rerankTop: 30,
+  // Its weights, in the order of FEATURES after `base`: name, description and parameter-name coverage, share of
+  // the name named, adjacent pairs, group evidence. Fitted by bench/tune.ts (bench/TUNING.md); never by hand.
+  stage2: [0, 0, 0, 0, 1, 0],
 };
 
 /** Builds the index of a catalogue. */
@@ -236,7 +239,7 @@ function postings(
   return { start, docs, weights, nameTerms };
 }
 
-/** Each tool's name and description as term ids in order, for proximity. */
+/** Each tool's name, description and parameter names as term ids in order, -1 between them, for the second stage. */
 function sequences(
   n: number,
   seq: Int32Array,
@@ -247,18 +250,18 @@ function sequences(
   const sequenceStart = new Int32Array(n + 1);
   let size = 0;
   for (let doc = 0; doc < n; doc++) {
-    for (let j = bounds[doc * 4] as number; j < (bounds[doc * 4 + 2] as number); j++) {
+    for (let j = bounds[doc * 4] as number; j < (bounds[doc * 4 + 3] as number); j++) {
       const c = seq[j] as number;
       size += (own[c] as number) - (cs[c] as number);
     }
-    size++;
+    size += 2;
   }
   const sequence = new Int32Array(size);
   let at = 0;
   for (let doc = 0; doc < n; doc++) {
     sequenceStart[doc] = at;
-    for (let f = 0; f < 2; f++) {
-      if (f === 1) sequence[at++] = -1;
+    for (let f = 0; f < 3; f++) {
+      if (f > 0) sequence[at++] = -1;
       for (let j = bounds[doc * 4 + f] as number; j < (bounds[doc * 4 + f + 1] as number); j++) {
         const c = seq[j] as number;
         for (let k = cs[c] as number; k < (own[c] as number); k++) sequence[at++] = ids[k] as number;

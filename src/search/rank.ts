@@ -1,8 +1,10 @@
 import { type BuiltIndex, PARAMS, type ToolIndex } from './build.ts';
+import { candidateFeatures, type QueryEvidence, queryPairs, rerank } from './rerank.ts';
 import { acquire, memo, release } from './scratch.ts';
 import { isStopword } from './stopwords.ts';
 import { findSubstring } from './substring.ts';
 import { tokenize } from './tokenize.ts';
+import { expand } from './vocabulary.ts';
 
 /** Which tools may appear, and how many of the ranked set to return. */
 export interface RankOptions {
@@ -10,6 +12,8 @@ export interface RankOptions {
   readonly visible?: ((id: number) => boolean) | undefined;
   /** How many of the ranked result set to return from the top (the caller passes offset + limit). Omitted: all. */
   readonly take?: number | undefined;
+  /** Set to 1 at the id of every tool in the result set, for a caller that must know which tools the keywords found. */
+  readonly members?: Uint8Array | undefined;
 }
 
 /** The size of the result set, its top ids, and the keywords that counted. */
@@ -27,8 +31,6 @@ const MAX_CHARS = 1000;
 const MAX_KEYWORDS = 64;
 // Substring-only hits sort below every token hit.
 const TIER = 1e6;
-// Query terms of this length or more also match the vocabulary's longer and shorter forms ("rental" and "rent").
-const PREFIX = 4;
 
 /** A white-space-delimited word as a keyword: edge punctuation trimmed, lower-cased; undefined for stopwords and one-letter Latin words. */
 export function asKeyword(raw: string): string | undefined {
@@ -50,69 +52,66 @@ export function queryKeywords(query: string): string[] {
   return [...out];
 }
 
-/** The vocabulary in sorted order (joined forms aside), for prefix lookups: the words and their term ids. */
-export interface Vocabulary {
-  readonly words: readonly string[];
-  readonly ids: Int32Array;
-}
-
-const vocabularies = new WeakMap<BuiltIndex, Vocabulary>();
-
-/** The index's sorted vocabulary, sorted on first use (a loaded index brings it along). */
-export function sortedVocabulary(ix: BuiltIndex): Vocabulary {
-  let v = vocabularies.get(ix);
-  if (!v) {
-    const words = [...ix.terms.keys()].filter((_, t) => !ix.whole[t]).sort();
-    v = { words, ids: Int32Array.from(words, (w) => ix.terms.get(w) as number) };
-    vocabularies.set(ix, v);
-  }
-  return v;
-}
-
-/** Gives a loaded index the sorted vocabulary it was saved with: term ids in order, and every term by id. */
-export function seedVocabulary(ix: BuiltIndex, ids: Int32Array, terms: readonly string[]): void {
-  vocabularies.set(ix, { words: Array.from(ids, (t) => terms[t] as string), ids });
-}
-
-/** Term ids to score for a query, each with its weight: the terms themselves, then their prefix relatives at a lower weight. */
-function expand(ix: BuiltIndex, terms: readonly string[]): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const term of terms) {
-    const t = ix.terms.get(term);
-    if (t !== undefined) out.set(t, 1);
-  }
-  for (const term of terms) {
-    if (term.length < PREFIX) continue;
-    for (const t of memo(ix, `p${term}`, () => relatives(ix, term))) if (!out.has(t)) out.set(t, PARAMS.prefix);
-  }
-  return out;
-}
-
-/** Vocabulary terms that start with the term, or that it starts with (at least PREFIX characters). */
-function relatives(ix: BuiltIndex, term: string): number[] {
-  const out: number[] = [];
-  for (let len = PREFIX; len < term.length; len++) {
-    const t = ix.terms.get(term.slice(0, len));
-    if (t !== undefined && !ix.whole[t]) out.push(t);
-  }
-  const { words, ids } = sortedVocabulary(ix);
-  let lo = 0;
-  let hi = words.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((words[mid] as string) <= term) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < words.length && (words[i] as string).startsWith(term); i++) out.push(ids[i] as number);
-  return out;
-}
-
-/** Ranks the catalogue for a query: BM25F over name, description and parameters, then substring-only hits. */
+/** Ranks the catalogue for a query: BM25F over name, description and parameters, the best reordered, then substring-only hits. */
 export function rankTools(index: ToolIndex, query: string, options: RankOptions = {}): RankResult {
   const ix = index as BuiltIndex;
+  const take = Math.max(0, Math.min(options.take ?? ix.size, ix.size));
+  const first = firstStage(ix, query, options.visible ?? (() => true), take);
+  if (!('rank' in first)) return first;
+  if (options.members) for (const d of first.candidates) options.members[d] = 1;
+  const { candidates, rank, evidence, keywords } = first;
+  const { rerankTop } = PARAMS;
+  // The same best candidates are reordered whatever the page, so paging stays stable.
+  const head = headOf(candidates, rank, rerankTop);
+  const ordered = rerank(ix, evidence, head, rank, TIER);
+  const ids =
+    take <= ordered.length
+      ? ordered.slice(0, take)
+      : [...ordered, ...top(candidates, rank, take).slice(ordered.length)];
+  giveRanks(ix, rank, candidates);
+  return { found: candidates.length, ids, keywords };
+}
+
+/** The first stage's best candidates and the features of each, for bench/tune.ts (which fits the second stage). */
+export function rankFeatures(
+  index: ToolIndex,
+  query: string,
+  depth: number,
+  groups?: Int32Array,
+): { ids: number[]; features: Float32Array } {
+  const ix = index as BuiltIndex;
+  const first = firstStage(ix, query, () => true, depth);
+  if (!('rank' in first)) return { ids: first.ids.slice(), features: new Float32Array(0) };
+  const ids = headOf(first.candidates, first.rank, depth);
+  const rest = top(first.candidates, first.rank, depth).slice(ids.length);
+  const features = candidateFeatures(ix, first.evidence, ids, first.rank, TIER, groups);
+  giveRanks(ix, first.rank, first.candidates);
+  return { ids: [...ids, ...rest], features };
+}
+
+/** The best candidates that matched a term (substring-only hits take no part in the second stage). */
+function headOf(candidates: number[], rank: Float64Array, depth: number): number[] {
+  const head = top(candidates, rank, depth);
+  let end = 0;
+  while (end < head.length && (rank[head[end] as number] as number) >= TIER) end++;
+  return head.slice(0, end);
+}
+
+interface FirstStage {
+  readonly candidates: number[];
+  readonly rank: Float64Array;
+  readonly evidence: QueryEvidence;
+  readonly keywords: string[];
+}
+
+/** BM25F with coverage and name factors over every visible tool holding a query term, plus the substring floor. */
+function firstStage(
+  ix: BuiltIndex,
+  query: string,
+  visible: (id: number) => boolean,
+  take: number,
+): FirstStage | RankResult {
   const n = ix.size;
-  const visible = options.visible ?? (() => true);
-  const take = Math.max(0, Math.min(options.take ?? n, n));
   const keywords = queryKeywords(query);
   if (keywords.length === 0) {
     if (query.trim()) return { found: 0, ids: [], keywords };
@@ -131,18 +130,23 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   // The IDF mass of the query's known terms: a tool's share of it says how much of the request it covers, rare words
   // counting for more than common ones (a long request names its tool in its rarest words).
   let mass = 0;
-  for (const [t, weight] of expand(ix, terms)) {
+  const expanded = expand(ix, terms);
+  const idf = new Float64Array(terms.length);
+  for (const [t, [slot, weight]] of expanded) {
     const df = (start[t + 1] as number) - (start[t] as number);
-    const idf = idfOf(n, df);
-    if (weight === 1) mass += idf;
+    const termIdf = idfOf(n, df);
+    if (weight === 1) {
+      mass += termIdf;
+      idf[slot] = termIdf;
+    } else if (!idf[slot]) idf[slot] = termIdf;
     for (let i = start[t] as number; i < (start[t + 1] as number); i++) {
       const d = docs[i] as number;
       const w = weights[i] as number;
       if (!seen[d]) touched.push(d);
       seen[d] = 1;
-      score[d] = (score[d] as number) + weight * idf * Math.abs(w);
+      score[d] = (score[d] as number) + weight * termIdf * Math.abs(w);
       // A prefix relative ("rental" for "rent") covers its query term in part.
-      covered[d] = (covered[d] as number) + weight * idf;
+      covered[d] = (covered[d] as number) + weight * termIdf;
       if (weight === 1 && w < 0) named[d] = (named[d] as number) + 1;
     }
   }
@@ -165,7 +169,7 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     powersOf = coord;
   }
   const candidates: number[] = [];
-  const rank = new Float64Array(n);
+  const rank = takeRanks(ix);
   for (const d of touched) {
     const s = score[d] as number;
     if (visible(d)) {
@@ -178,8 +182,25 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
     score[d] = sub[d] = covered[d] = named[d] = seen[d] = 0;
   }
   release(ix, acc);
-  proximity(ix, parsed, candidates, rank);
-  return { found: candidates.length, ids: top(candidates, rank, take), keywords };
+  const evidence = { slots: expanded, idf, mass, pairs: queryPairs(ix, parsed, (t) => idfOf(n, df(ix, t))) };
+  return { candidates, rank, evidence, keywords };
+}
+
+// Per index, one array of candidate scores, reused: allocating and zeroing one per query showed in its time.
+const rankBuffers = new WeakMap<BuiltIndex, Float64Array>();
+
+/** The index's score array (a fresh one if a `visible` callback re-entered a search); give it back with giveRanks. */
+function takeRanks(ix: BuiltIndex): Float64Array {
+  const r = rankBuffers.get(ix);
+  if (!r) return new Float64Array(ix.size);
+  rankBuffers.delete(ix);
+  return r;
+}
+
+/** Zeroes the scores the query set and keeps the array for the next query. */
+function giveRanks(ix: BuiltIndex, rank: Float64Array, candidates: readonly number[]): void {
+  for (const d of candidates) rank[d] = 0;
+  rankBuffers.set(ix, rank);
 }
 
 const STEPS = 4096;
@@ -197,46 +218,6 @@ function queryTerms(query: string): string[] {
   if (joined.length === 0) return all;
   const skip = new Set(joined);
   return all.filter((_, i) => !skip.has(i));
-}
-
-/**
- * Raises the best candidates by the adjacent query-term pairs they hold adjacent, in either order, in their name or
- * description (sequential dependence). Only a fixed number of best token matches take part, whatever the page, so
- * paging stays stable: raised tools stay above every other one.
- */
-function proximity(ix: BuiltIndex, parsed: readonly string[], candidates: number[], rank: Float64Array): void {
-  const { proximity: weight, proximityTop } = PARAMS;
-  const n = ix.size;
-  const pairs = new Map<number, number>();
-  let previous = -1;
-  for (const term of parsed) {
-    const t = ix.terms.get(term);
-    if (t === undefined) continue;
-    if (previous >= 0 && previous !== t) {
-      const w = weight * Math.min(idfOf(n, df(ix, previous)), idfOf(n, df(ix, t)));
-      pairs.set(previous * 0x100000 + t, w);
-      pairs.set(t * 0x100000 + previous, w);
-    }
-    previous = t;
-  }
-  if (pairs.size === 0 || weight === 0) return;
-  const { sequence, sequenceStart } = ix;
-  const counted = new Set<number>();
-  for (const d of top(candidates, rank, proximityTop)) {
-    if ((rank[d] as number) < TIER) break;
-    let bonus = 0;
-    counted.clear();
-    for (let i = sequenceStart[d] as number; i + 1 < (sequenceStart[d + 1] as number); i++) {
-      const key = (sequence[i] as number) * 0x100000 + (sequence[i + 1] as number);
-      const w = pairs.get(key);
-      if (w !== undefined && !counted.has(key)) {
-        counted.add(key);
-        counted.add((sequence[i + 1] as number) * 0x100000 + (sequence[i] as number));
-        bonus += w;
-      }
-    }
-    rank[d] = (rank[d] as number) + bonus;
-  }
 }
 
 /** How many tools hold term t. */

@@ -12,7 +12,14 @@ const PARALLEL = 4;
 /** Characters of a tool's text sent to the model: embedding models read about 512 tokens. */
 const MAX_TEXT = 2_000;
 
-type Embed = (texts: string[], kind: 'tool' | 'query') => Promise<readonly (readonly number[] | Float32Array)[]>;
+/** The host's embedding function (see SemanticOptions.embed). */
+export type Embed = (
+  texts: string[],
+  kind: 'tool' | 'query',
+) => Promise<readonly (readonly number[] | Float32Array | null)[]>;
+
+/** The vector of a text the model abstained on (it returned null): such a text is ranked lexically alone. */
+export const ABSTAINED: Float32Array = new Float32Array(0);
 
 // Created on first use, so importing the library does no work.
 let caches:
@@ -94,8 +101,9 @@ function hash(text: string): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-/** A vector as the model returned it, checked and scaled to unit length so that a dot product is the cosine. */
+/** A vector as the model returned it, checked and scaled to unit length so that a dot product is the cosine; null abstains. */
 function unit(vector: unknown, dimensions: number | undefined): Float32Array {
+  if (vector === null) return ABSTAINED;
   const ok = Array.isArray(vector) || vector instanceof Float32Array || vector instanceof Float64Array;
   const values = ok ? (vector as ArrayLike<unknown>) : [];
   if (values.length === 0 || (dimensions !== undefined && values.length !== dimensions)) {
@@ -118,8 +126,12 @@ async function embedBatch(embed: Embed, batch: string[], kind: 'tool' | 'query')
   if (!Array.isArray(vectors) || vectors.length !== batch.length) {
     throw new Error(`embed must resolve to an array of ${batch.length} vectors, one per text`);
   }
-  const first = unit(vectors[0], undefined);
-  return [first, ...vectors.slice(1).map((vector) => unit(vector, first.length))];
+  let dimensions: number | undefined;
+  return vectors.map((vector) => {
+    const v = unit(vector, dimensions);
+    if (v.length > 0) dimensions = v.length;
+    return v;
+  });
 }
 
 function remember(cache: Map<string, Float32Array>, key: string, vector: Float32Array, max: number): void {

@@ -7,14 +7,21 @@ import { count } from '../core/validate.ts';
 export const EMBED_BATCH = 64;
 /** Tool vectors kept module-wide, least recently used dropped first (about 15 MB at 384 dimensions). */
 export const MAX_TOOL_VECTORS = 10_000;
-/** One vector per text, in order; `kind` lets asymmetric models prefix queries and documents differently. */
-export type Embed = (texts: string[], kind: 'tool' | 'query') => Promise<readonly (readonly number[] | Float32Array)[]>;
+/**
+ * One vector per text, in order, or null for a text the model cannot embed (another language, say): a query it
+ * abstains on is ranked by keywords alone, a tool it abstains on keeps its keyword rank. `kind` lets asymmetric
+ * models prefix queries and documents differently.
+ */
+export type Embed = (
+  texts: string[],
+  kind: 'tool' | 'query',
+) => Promise<readonly (readonly number[] | Float32Array | null)[]>;
 
 /** The `semantic` option: the host's embedding function and how much its ranking counts. */
 export interface SemanticOptions {
   /** Embeds texts (tools in batches of up to 64, or one query); no model is bundled and nothing is fetched by the library. */
   readonly embed: Embed;
-  /** Weight of the semantic ranking in the fusion; the built-in ranking weighs 1. Default 0.5. */
+  /** Weight of the semantic ranking in the fusion, scaled by its agreement with the keywords on each query; the built-in ranking weighs 1. Default 0.25. */
   readonly weight?: number;
   /** Cosine similarity from which a tool joins the result set without a keyword match. Default 0.5. */
   readonly minSimilarity?: number;
@@ -43,7 +50,7 @@ export const semanticSchema: v.GenericSchema<
       embed: v.custom<Embed>((value) => typeof value === 'function', 'must be a function'),
       weight: v.optional(
         v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
-        0.5,
+        0.25,
       ),
       minSimilarity: v.optional(
         v.pipe(v.number('must be a number'), v.minValue(-1, 'must be -1 or more'), v.maxValue(1, 'must be 1 or less')),

@@ -6,14 +6,15 @@ import { type BuiltIndex, buildIndex, PARAMS } from './build.ts';
 import { seedToolIndex } from './cache.ts';
 import { type Fields, nameOf, partsOf, toolFields } from './fields.ts';
 import { fingerprintTools } from './fingerprint.ts';
-import { seedVocabulary, sortedVocabulary } from './rank.ts';
 import { loadSubstring } from './substring.ts';
 import { fitsSlots, nameTable, termSlots, termTable } from './term-table.ts';
+import { seedVocabulary, sortedVocabulary } from './vocabulary.ts';
 
 // Bumped whenever the tokeniser or the index layout changes; the ranking constants are part of the version too.
 // @2: the terms travel as one string (parsing 10,000s of JSON strings cost more than splitting one), integer
 // arrays as 16 bits when their values fit, weights as a palette, and hash tables of the terms and names come along.
-const FORMAT = 'tool-search-layer/index@2';
+// @3: each tool's term sequence holds its parameter names too (the second stage reads them).
+const FORMAT = 'tool-search-layer/index@3';
 const version = (): string => `${FORMAT} ${JSON.stringify([PARAMS.k1, PARAMS.weight, PARAMS.b])}`;
 
 // Terms come from chunks split at every character up to the space, so none holds a line break.

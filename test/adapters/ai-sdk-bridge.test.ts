@@ -198,3 +198,18 @@ describe('exposure bridge in streamText', () => {
     expect(ran).toEqual(SESSION_RUNS.slice(0, 2));
   });
 });
+
+describe("AI SDK bridge with the layer's Chinese texts", () => {
+  it("sends the model the zh search tool from the first step, though the texts load on the layer's first call", async () => {
+    const ran: Run[] = [];
+    const model = scriptedModel([{ text: '好的' }]);
+    await generateText({
+      model,
+      ...withToolSearch(createToolSearch({ locale: 'zh' }), { sessionId: 'zh', tools: officeTools(ran) }),
+      prompt: '明天巴黎的天气',
+    });
+    const sent = model.doGenerateCalls[0]?.tools?.find((t) => t.name === 'search_tools') as { description?: string };
+    expect(sent.description).toMatch(/[\u4e00-\u9fff]/);
+    expect(sent.description).not.toMatch(/Search the tools/);
+  });
+});

@@ -57,7 +57,9 @@ function countingEmbed(vectorOf: (text: string, kind: 'tool' | 'query') => numbe
 
 const quiet = () => ({ logger: recordingLogger() });
 
-// The built-in order for "apple" is pie, tart; the test model ranks tart (cosine 1), cherry (0.8), pie (0.35), salad (0.3).
+// The built-in order for "apple" is pie, tart; the test model ranks tart (cosine 1), cherry (0.8), pie (0.6),
+// salad (0.3), and 24 fillers far away (-0.6), so it agrees with the keywords (their best tools stand out).
+const fillers: Tool[] = Array.from({ length: 24 }, (_, i) => ({ name: `filler_${i}`, description: `filler ${i}` }));
 const desserts: Tool[] = [
   { name: 'apple_pie', description: 'apple apple apple pie' },
   { name: 'apple_tart', description: 'a tart with apple' },
@@ -65,9 +67,10 @@ const desserts: Tool[] = [
   { name: 'bread', description: 'bread' },
   { name: 'soup', description: 'soup' },
   { name: 'salad', description: 'salad' },
+  ...fillers,
 ];
 const dessertVectors: Record<string, number[]> = {
-  apple_pie: [0.35, 0.9367],
+  apple_pie: [0.6, 0.8],
   apple_tart: [1, 0],
   cherry_cake: [0.8, 0.6],
   bread: [0, 1],
@@ -75,43 +78,77 @@ const dessertVectors: Record<string, number[]> = {
   salad: [0.3, -0.95],
 };
 const dessertModel = (text: string, kind: 'tool' | 'query'): number[] =>
-  kind === 'query' ? [1, 0] : (dessertVectors[text.split('.')[0]?.replace(' ', '_') as string] ?? [0, 0]);
+  kind === 'query' ? [1, 0] : (dessertVectors[text.split('.')[0]?.replace(' ', '_') as string] ?? [-0.6, -0.8]);
+
+/** Pseudo-random vectors in [0, 1): no signal, and cosines near 0.75, above the default floor. */
+function noise(text: string): number[] {
+  let seed = 7;
+  for (let i = 0; i < text.length; i++) seed = Math.imul(seed ^ text.charCodeAt(i), 16777619);
+  return Array.from({ length: 32 }, () => {
+    seed = Math.imul(seed ^ (seed >>> 13), 1274126177);
+    return ((seed >>> 0) % 1000) / 1000;
+  });
+}
 
 describe('the semantic ranker hook', () => {
-  it('fuses by weighted reciprocal rank: the built-in ranking leads by default, an equal weight reorders', async () => {
+  const search = async (semantic: Partial<SemanticOptions>, tools: Tool[] = desserts, query = 'apple') => {
+    const layer = createToolSearch({ ...quiet(), semantic: { embed: countingEmbed(dessertModel).embed, ...semantic } });
+    return ok(await layer.search({ sessionId: 's', tools }, { query }));
+  };
+
+  it('fuses where the model agrees with the keywords: the default leads with the keywords, a large weight reorders', async () => {
     const plain = ok(await createToolSearch(quiet()).search({ sessionId: 's', tools: desserts }, { query: 'apple' }));
     expect(names(plain.tools)).toEqual(['apple_pie', 'apple_tart']);
-    const fused = async (semantic: Partial<SemanticOptions>) => {
-      const layer = createToolSearch({
-        ...quiet(),
-        semantic: { embed: countingEmbed(dessertModel).embed, ...semantic },
-      });
-      return ok(await layer.search({ sessionId: 's', tools: desserts }, { query: 'apple' }));
-    };
-    // pie: 1/61 + 0.5/63 = 0.024330 > tart: 1/62 + 0.5/61 = 0.024326; cherry_cake joins (cosine 0.8 >= 0.5).
-    const byDefault = await fused({});
+    // Agreement: z-scores 2.22 (pie) and 3.09 (tart), (2.22 + 3.09) / sqrt(2) = 3.76, confidence (3.76 - 3) / 2 = 0.38.
+    // Default weight 0.25: pie 1/61 + 0.095/63 > tart 1/62 + 0.095/61; cherry_cake joins (cosine 0.8 >= 0.5).
+    const byDefault = await search({});
     expect(names(byDefault.tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake']);
     expect(byDefault.found).toBe(3);
-    // With weight 1: tart 1/62 + 1/61 > pie 1/61 + 1/63.
-    expect(names((await fused({ weight: 1 })).tools)).toEqual(['apple_tart', 'apple_pie', 'cherry_cake']);
+    // Weight 2 (trust 0.76): tart 1/62 + 0.76/61 > pie 1/61 + 0.76/63.
+    expect(names((await search({ weight: 2 })).tools)).toEqual(['apple_tart', 'apple_pie', 'cherry_cake']);
     // Weight 0 keeps the built-in order; the floor still lets close tools join, after the keyword matches.
-    expect(names((await fused({ weight: 0 })).tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake']);
+    expect(names((await search({ weight: 0 })).tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake']);
   });
 
   it('lets a tool join only at or above the similarity floor; found counts it', async () => {
-    const search = async (minSimilarity: number) => {
-      const layer = createToolSearch({
-        ...quiet(),
-        semantic: { embed: countingEmbed(dessertModel).embed, minSimilarity },
-      });
-      return ok(await layer.search({ sessionId: 's', tools: desserts }, { query: 'apple' }));
-    };
-    expect(names((await search(0.9)).tools)).toEqual(['apple_pie', 'apple_tart']);
-    expect((await search(0.8)).found).toBe(3);
+    expect(names((await search({ minSimilarity: 0.9 })).tools)).toEqual(['apple_pie', 'apple_tart']);
+    expect((await search({ minSimilarity: 0.8 })).found).toBe(3);
     // salad's cosine is 0.3: it joins at 0.3, soup (-1) never does.
-    const low = await search(0.3);
+    const low = await search({ minSimilarity: 0.3 });
     expect(names(low.tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake', 'salad']);
     expect(low.found).toBe(4);
+  });
+
+  it('ranks by keywords alone where the model abstains (null) on the query, and keeps abstained tools lexical', async () => {
+    const plain = ok(await createToolSearch(quiet()).search({ sessionId: 's', tools: desserts }, { query: 'apple' }));
+    const counting = countingEmbed(dessertModel);
+    const abstainOnQuery: SemanticOptions['embed'] = async (texts, kind) =>
+      kind === 'query' ? texts.map(() => null) : counting.embed(texts, kind);
+    expect(await search({ embed: abstainOnQuery, weight: 2 })).toEqual(plain);
+    // The model abstains on tart and cherry: tart keeps its keyword rank, cherry (no vector) cannot join.
+    const abstainOnSome: SemanticOptions['embed'] = async (texts, kind) =>
+      (await counting.embed(texts, kind)).map((v, i) => (/^apple tart|^cherry/.test(texts[i] as string) ? null : v));
+    const some = await search({ embed: abstainOnSome, weight: 2 });
+    expect(names(some.tools)).toEqual(['apple_pie', 'apple_tart']);
+    expect(some.found).toBe(2);
+  });
+
+  it('moves nothing on noise: random vectors and one vector for every text leave the keyword ranking as it is', async () => {
+    const context = { sessionId: 's', tools: catalogue };
+    const plain = createToolSearch({ ...quiet(), maxSearchResults: 0 });
+    for (const vectorOf of [noise, () => [1, 2, 3]]) {
+      const layer = createToolSearch({
+        ...quiet(),
+        maxSearchResults: 0,
+        semantic: { embed: countingEmbed(vectorOf).embed, weight: 1, minSimilarity: 0 },
+      });
+      for (const query of ['weather forecast', 'send an email message', 'list files in a directory', 'stock price']) {
+        const expected = ok(await plain.search(context, { query }));
+        const got = ok(await layer.search(context, { query }));
+        expect(names(got.tools)).toEqual(names(expected.tools));
+        expect(got.found).toBe(expected.found);
+      }
+    }
   });
 
   it('finds tools close in meaning that share no keyword with the query', async () => {
@@ -316,6 +353,6 @@ describe('the semantic ranker hook', () => {
       /"semantic.embed": must be a function/,
     );
     const { options } = createToolSearch({ semantic: { embed: async () => [] } });
-    expect(options.semantic).toMatchObject({ weight: 0.5, minSimilarity: 0.5, timeoutMs: 2000 });
+    expect(options.semantic).toMatchObject({ weight: 0.25, minSimilarity: 0.5, timeoutMs: 2000 });
   });
 });

@@ -100,17 +100,22 @@ export function searchModelOutput({ output }: { output: unknown }): unknown {
  */
 export function openAiToolSearch(
   session: AdapterSession,
-  definition: Tool,
+  definition: () => Tool,
   tools: ReadonlyMap<string, AnyTool>,
 ): AiTool {
   return {
     type: 'provider',
     isProviderExecuted: false,
     id: 'openai.tool_search',
+    // Getters: the texts are the layer's once its first call has loaded them (locale 'zh' loads on first use).
     args: {
       execution: 'client',
-      description: definition.description ?? '',
-      parameters: strictSearchParameters(definition),
+      get description() {
+        return definition().description ?? '';
+      },
+      get parameters() {
+        return strictSearchParameters(definition());
+      },
     },
     inputSchema: jsonSchema({ type: 'object', properties: { arguments: {}, call_id: {} } }),
     execute: async (input: { arguments?: unknown }) => {

@@ -15,7 +15,7 @@ type Repair = Parameters<ToolCallRepairFunction<ToolSet>>[0];
 /** search_tools and the repair function of one withToolSearch. */
 export function createSearchTool(
   session: AdapterSession,
-  fallback: Tool,
+  fallback: () => Tool,
   catalogueNames: ReadonlySet<string>,
   userRepair: ((repair: never) => unknown) | undefined,
 ): { tool: AiTool; repairToolCall: (repair: Repair) => Promise<unknown> } {
@@ -23,9 +23,9 @@ export function createSearchTool(
   const pending = new Map<string, string>();
 
   const tool = {
-    description: () => (state.definition ?? fallback).description ?? '',
+    description: () => (state.definition ?? fallback()).description ?? '',
     // The layer's schema, read at the first step; no validation here: the layer answers bad arguments itself.
-    inputSchema: jsonSchema(() => (state.definition ?? fallback).parameters as never),
+    inputSchema: jsonSchema(() => (state.definition ?? fallback()).parameters as never),
     execute: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
       const refused = pending.get(toolCallId);
       if (refused !== undefined) {

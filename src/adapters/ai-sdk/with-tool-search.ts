@@ -46,7 +46,8 @@ export function withToolSearch<TOOLS extends ToolSet>(
     mode: options.onUndiscoveredCall ?? 'hint',
     exposure: exposure === 'bridge' ? 'bridge' : 'tools',
   });
-  const fallback = searchToolDefinition(layer.options.texts, undefined);
+  // Read when the SDK asks, not now: a layer with locale 'zh' loads its texts on its first call.
+  const fallback = () => searchToolDefinition(layer.options.texts, undefined);
   const search = createSearchTool(session, fallback, new Set(originals.keys()), options.repairToolCall);
 
   const wrapped = new Map<string, Record<string, unknown>>();

@@ -1,0 +1,153 @@
+// A catalogue's tool vectors as one matrix per array and model, so that a query's similarities are one pass over
+// contiguous memory: thousands of separate small arrays made the fused query many times slower than the keywords.
+import type { Catalogue } from '../core/catalogue.ts';
+import type { Tool } from '../core/types.ts';
+import type { Similarities } from './fusion.ts';
+import { type Embed, toolItem, toolVectors } from './semantic-cache.ts';
+
+/** One catalogue array's vectors for one model: per position, and packed once all that were asked for are known. */
+interface Vectors {
+  readonly known: (Float32Array | undefined)[];
+  /** Row id at [id * dimensions, (id + 1) * dimensions); rebuilt after new vectors arrived. */
+  matrix: Float32Array | undefined;
+  /** 1 where the row holds a vector (not abstained, not missing). */
+  has: Uint8Array;
+  dimensions: number;
+}
+
+// Per catalogue array and model: a search over a known array hashes and looks up nothing.
+let byArray: WeakMap<readonly Tool[], Map<string, Vectors>> | undefined;
+
+/** The vectors of the visible tools of a catalogue, asking the model only for those not yet known. */
+export async function catalogueVectors(
+  options: { readonly embed: Embed },
+  key: string,
+  catalogue: Catalogue,
+  ids: readonly number[],
+): Promise<Vectors> {
+  const { tools } = catalogue;
+  byArray ??= new WeakMap();
+  const models = byArray.get(tools) ?? new Map<string, Vectors>();
+  byArray.set(tools, models);
+  let entry = models.get(key);
+  if (!entry) {
+    entry = { known: new Array(tools.length), matrix: undefined, has: new Uint8Array(0), dimensions: 0 };
+    models.set(key, entry);
+  }
+  const { known } = entry;
+  const missing = ids.filter((id) => known[id] === undefined);
+  if (missing.length > 0) {
+    const vectors = await toolVectors(
+      options,
+      key,
+      missing.map((id) => toolItem(tools[id] as Tool)),
+      'tool',
+    );
+    missing.forEach((id, i) => {
+      known[id] = vectors[i];
+    });
+    entry.matrix = undefined;
+  }
+  return entry;
+}
+
+/** Packs the known vectors into one matrix; a vector of another length than the others is the model's fault. */
+function pack(entry: Vectors): Float32Array {
+  const { known } = entry;
+  const dimensions = known.find((v) => v !== undefined && v.length > 0)?.length ?? 0;
+  const matrix = new Float32Array(known.length * dimensions);
+  const has = new Uint8Array(known.length);
+  known.forEach((v, id) => {
+    if (v === undefined || v.length === 0) return;
+    if (v.length !== dimensions) {
+      throw new Error(`embed returned vectors of ${v.length} and ${dimensions} dimensions for the same model`);
+    }
+    matrix.set(v, id * dimensions);
+    has[id] = 1;
+  });
+  entry.matrix = matrix;
+  entry.has = has;
+  entry.dimensions = dimensions;
+  return matrix;
+}
+
+// Tools whose similarities estimate the spread of a query's similarities: enough for a mean and a deviation
+// within a few percent, and a fixed cost however large the catalogue.
+const SAMPLE = 256;
+
+/**
+ * The query's cosine with `head` (the built-in best) and with an even sample of `ids` (all of them up to SAMPLE),
+ * and the mean and deviation over the sample: what fusion needs to decide whether to trust the model at all.
+ */
+export function sampledSimilarities(
+  entry: Vectors,
+  query: Float32Array,
+  ids: readonly number[],
+  head: readonly number[],
+): Similarities {
+  const matrix = entry.matrix ?? pack(entry);
+  const { has, dimensions } = entry;
+  if (dimensions > 0 && query.length !== dimensions) {
+    throw new Error(`embed returned vectors of ${query.length} and ${dimensions} dimensions for the same model`);
+  }
+  const cosine = new Float64Array(entry.known.length).fill(Number.NaN);
+  let sum = 0;
+  let squares = 0;
+  let count = 0;
+  const step = Math.max(1, Math.ceil(ids.length / SAMPLE));
+  for (let i = 0; i < ids.length; i += step) {
+    const id = ids[i] as number;
+    // A tool the model abstained on keeps its keyword rank alone.
+    if (!has[id]) continue;
+    const dot = dotAt(matrix, id * dimensions, query);
+    cosine[id] = dot;
+    sum += dot;
+    squares += dot * dot;
+    count++;
+  }
+  for (const id of head)
+    if (has[id] && Number.isNaN(cosine[id] as number)) cosine[id] = dotAt(matrix, id * dimensions, query);
+  const mean = count ? sum / count : 0;
+  return { cosine, mean, deviation: count ? Math.sqrt(Math.max(0, squares / count - mean * mean)) : 0 };
+}
+
+/** Every one of `ids` at `floor` similarity or above, filling `cosine` for all of them: one pass over the matrix. */
+export function overFloor(
+  entry: Vectors,
+  query: Float32Array,
+  ids: readonly number[],
+  cosine: Float64Array,
+  floor: number,
+): number[] {
+  const matrix = entry.matrix ?? pack(entry);
+  const { has, dimensions } = entry;
+  const out: number[] = [];
+  for (const id of ids) {
+    if (!has[id]) continue;
+    let c = cosine[id] as number;
+    if (Number.isNaN(c)) {
+      c = dotAt(matrix, id * dimensions, query);
+      cosine[id] = c;
+    }
+    if (c >= floor) out.push(id);
+  }
+  return out;
+}
+
+/** The dot product of the query with the row at `row`, four sums at a time (about twice as fast as one sum in V8). */
+function dotAt(matrix: Float32Array, row: number, query: Float32Array): number {
+  const d = query.length;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let j = 0;
+  for (; j + 3 < d; j += 4) {
+    s0 += (matrix[row + j] as number) * (query[j] as number);
+    s1 += (matrix[row + j + 1] as number) * (query[j + 1] as number);
+    s2 += (matrix[row + j + 2] as number) * (query[j + 2] as number);
+    s3 += (matrix[row + j + 3] as number) * (query[j + 3] as number);
+  }
+  for (; j < d; j++) s0 += (matrix[row + j] as number) * (query[j] as number);
+  return s0 + s1 + s2 + s3;
+}
