@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
 process.env.BROWSER_TEST_PORT ??= String(await freePort());
 const port = Number(process.env.BROWSER_TEST_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
-// The playground (demo/) gets its own server; test/browser/playground.spec.ts points baseURL at it.
+// The playground (demo/) gets its own server; test/browser/playground*.spec.ts point baseURL at it.
 process.env.PLAYGROUND_TEST_PORT ??= String(await freePort());
 const playgroundPort = Number(process.env.PLAYGROUND_TEST_PORT);
 const chromium = requireChromium();

@@ -12,12 +12,32 @@ interface RawTool {
   readonly [extra: string]: unknown;
 }
 
-/** The catalogues, in the order of the picker, with its label and a query to start from. */
+/** The catalogues, in the order of the picker, with the scripted session's request and the words it searches with. */
 export const CATALOGUES = [
-  { id: 'mcp-github', label: 'GitHub MCP server (117 tools)', example: 'create pull request' },
-  { id: 'mcp-npm-capture', label: 'Five npm MCP servers (79 tools)', example: 'take a screenshot' },
-  { id: 'metatool', label: 'MetaTool ChatGPT plugins (199 tools)', example: 'weather forecast' },
-  { id: 'bfcl', label: 'Berkeley Function Calling Leaderboard (1,703 tools)', example: 'area of a triangle' },
+  {
+    id: 'mcp-github',
+    label: 'GitHub MCP server (117 tools)',
+    request: 'Please open a pull request for my fix branch.',
+    example: 'create pull request',
+  },
+  {
+    id: 'mcp-npm-capture',
+    label: 'Five npm MCP servers (79 tools)',
+    request: 'Take a screenshot of the page I have open.',
+    example: 'take a screenshot',
+  },
+  {
+    id: 'metatool',
+    label: 'MetaTool ChatGPT plugins (199 tools)',
+    request: "What's the weather forecast for Lisbon this weekend?",
+    example: 'weather forecast',
+  },
+  {
+    id: 'bfcl',
+    label: 'Berkeley Function Calling Leaderboard (1,703 tools)',
+    request: 'What is the area of a triangle with a base of 10 and a height of 5?',
+    example: 'area of a triangle',
+  },
 ] as const;
 
 const files = import.meta.glob<RawTool[]>('./catalogues/*.json', { import: 'default' });

@@ -1,216 +1,231 @@
-// The playground: the visitor plays the model, this file plays the host. It keeps one history per
-// session id, answers search_tools with layer.search, and calls layer.prepare on "Next round".
+// The playground: the visitor plays the model (or lets the script play it), the page plays the host. This file
+// wires the controls to app.ts and restores what the last visit left.
+
+import { createMemoryStore, createToolSearch } from 'tool-search-layer';
+import { app, forgetBodies, host, nextRound, player, redrawCharts, showRound } from './app.ts';
+import { CATALOGUES, tokenizerReady } from './catalogues.ts';
+import { wireChat } from './chat.ts';
+import { detectModes } from './detect-modes.ts';
+import { clearEvents } from './events.ts';
+import { forget, load, save } from './persist.ts';
+import type { Mode, Provider } from './providers.ts';
+import { searchArgs } from './session.ts';
 import {
-  createMemoryStore,
-  createToolSearch,
-  type Message,
-  SEARCH_TOOL_NAME,
-  type Tool,
-  type ToolSearch,
-  ToolSearchError,
-  type ToolSearchOptions,
-} from 'tool-search-layer';
-import { CATALOGUES, groupCounts, loadCatalogue, tokenizerReady, toolTokens } from './catalogues.ts';
-import { openAiToolsJson, roundNumber, searchArgs, simulatedResult, withToolCall } from './session.ts';
-import { byId, formatCount, h, type RoundView, renderHistory, renderResult, renderRound } from './view.ts';
+  applyOwn,
+  catalogueTools,
+  fillPicker,
+  OWN,
+  queriesFor,
+  saveQueries,
+  scoreQueries,
+  showCatalogueStats,
+} from './ui-catalogue.ts';
+import { showScript, wireScript } from './ui-script.ts';
+import {
+  applyOptions,
+  fillGroups,
+  fillModes,
+  fillProviders,
+  restoreOptions,
+  saveChoice,
+  storeNote,
+} from './ui-settings.ts';
+import { act, byId, renderResult } from './view.ts';
 
-// One store for every layer the options form creates, so changing an option keeps the sessions.
-const store = createMemoryStore();
-let layer: ToolSearch = createToolSearch({ store });
-let tools: Tool[] = [];
-let enabledGroups: string[] | undefined;
-const histories = new Map<string, Message[]>();
-/** How long the history was when the shown round was prepared: later messages are "new". */
-let preparedLength = 0;
-let lastArgs: Record<string, unknown> = {};
-/** The round on show, re-rendered once token counts are available. */
-let lastRound: RoundView | undefined;
+const input = (id: string) => byId<HTMLInputElement>(id);
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-const sessionId = (): string => byId<HTMLInputElement>('session-id').value;
-const history = (): Message[] => histories.get(sessionId()) ?? [];
-
-/** Runs one user action with the status pill saying so; errors show in the status, not only the console. */
-async function act(work: () => Promise<void>): Promise<void> {
-  const status = byId('status');
-  status.textContent = 'working';
-  status.className = 'status busy';
-  try {
-    await work();
-    status.textContent = 'ready';
-    status.className = 'status';
-  } catch (error) {
-    status.textContent = error instanceof Error ? error.message : String(error);
-    status.className = 'status failed';
-    throw error;
-  }
-}
-
-function setHistory(messages: Message[]): void {
-  histories.set(sessionId(), messages);
-  showHistory();
-}
-
-function showHistory(): void {
-  const messages = history();
-  renderHistory(messages, preparedLength);
-  const fresh = messages.length - preparedLength;
-  const button = byId('next-round');
-  button.textContent = fresh > 0 ? `Next round (${fresh} new messages) →` : 'Next round →';
-  button.classList.toggle('pulse', fresh > 0);
-}
-
-/** What a host does before each model call: prepare with the history as it stands. */
-async function prepareRound(): Promise<void> {
-  const messages = history();
-  const prepared = await layer.prepare({ sessionId: sessionId(), tools, messages, enabledGroups });
-  preparedLength = messages.length;
-  lastRound = {
-    round: roundNumber(messages),
-    prepared,
-    alwaysDirect: layer.options.alwaysDirectTools,
-    recent: (await store.get(sessionId()))?.recent ?? [],
-    visible: visibleTools(),
-    tokensOf: toolTokens,
-    onCall: (name) => void act(async () => callTool(name)),
-  };
-  renderRound(lastRound);
-  byId('exposed-json').textContent = JSON.stringify(JSON.parse(openAiToolsJson(prepared.tools)), null, 2);
-  showHistory();
-}
-
-/** The tools a host without the layer would send: the enabled groups' tools and the ungrouped ones. */
-function visibleTools(): Tool[] {
-  if (!enabledGroups) return tools;
-  const enabled = new Set(enabledGroups);
-  return tools.filter((tool) => !tool.groups?.length || tool.groups.some((g) => enabled.has(g)));
-}
-
-/** The model called search_tools with `args` (as it sent them): answer it and append the exchange. */
-async function search(args: string): Promise<void> {
-  const result = await layer.search({ sessionId: sessionId(), tools, enabledGroups }, args);
-  try {
-    lastArgs = JSON.parse(args);
-  } catch {
-    lastArgs = {};
-  }
-  setHistory(withToolCall(history(), SEARCH_TOOL_NAME, args, result));
-  renderResult(result, (offset) => {
-    byId<HTMLInputElement>('offset').value = String(offset);
-    void act(() => search(JSON.stringify({ ...lastArgs, offset })));
-  });
-}
-
-/** The model called an exposed tool: a paired call and result, which the next prepare reads as a use. */
-async function callTool(name: string): Promise<void> {
-  setHistory(withToolCall(history(), name, '{}', simulatedResult(name)));
-}
-
-async function pickCatalogue(id: string): Promise<void> {
-  tools = await loadCatalogue(id);
-  const example = CATALOGUES.find((c) => c.id === id)?.example ?? '';
-  byId<HTMLInputElement>('query').value = example;
-  // A new catalogue is a new conversation: the old sets would name tools this one does not have.
-  await layer.clear();
-  histories.clear();
-  enabledGroups = undefined;
+/** A new conversation: the session forgotten by the layer and the host, the script at its start. */
+async function newConversation(): Promise<void> {
+  player.pause();
+  await app.layer.clear(app.sessionId);
+  host.reset();
+  player.rewind();
+  forgetBodies();
   byId('result').hidden = true;
-  const groups = groupCounts(tools);
+  forget('history', 'scriptStep');
+  showScript();
+  await showRound(undefined);
+  emptyRound();
+}
+
+/** The round panel before the first round. */
+function emptyRound(): void {
+  byId('round-title').textContent = 'No round yet';
+  byId('round-step').textContent = 'Play the script, or search by hand.';
+  for (const id of ['usable', 'body-parts', 'warnings']) byId(id).replaceChildren();
+  byId('usable-count').textContent = '';
+  byId('body-title').textContent = '';
+  byId('body-prefix').textContent = '';
+}
+
+/** Switches to a catalogue (its tools, groups, sample queries, the script's request) and starts over, unless restoring. */
+async function pickCatalogue(id: string, restoring = false): Promise<void> {
+  const tools = await catalogueTools(id);
+  if (!tools) return;
+  app.catalogue = id;
+  app.tools = tools;
+  app.enabledGroups = undefined;
+  save({ catalogue: id });
+  const builtIn = CATALOGUES.find((c) => c.id === id);
+  const example = builtIn?.example;
+  const queries = queriesFor(id);
+  byId<HTMLTextAreaElement>('queries').value = queries;
+  const first = queries
+    .split('\n')[0]
+    ?.split(/\s*(?:→|->|=>|\t)\s*/)[0]
+    ?.trim();
+  const query = example ?? first ?? tools[0]?.name.replace(/[_.-]+/g, ' ') ?? 'help';
+  app.plan = { request: builtIn?.request ?? first ?? `Please help me: ${query}.`, query };
+  input('query').value = query;
+  fillGroups();
   showCatalogueStats();
-  byId('groups').replaceChildren(
-    ...[...groups].map(([group, count]) =>
-      h(
-        'label',
-        { class: 'check' },
-        h('input', { type: 'checkbox', value: group }),
-        ` ${group} `,
-        h('small', { class: 'muted' }, String(count)),
-      ),
-    ),
-  );
-  await prepareRound();
+  byId('golden-result').replaceChildren();
+  if (!restoring) await newConversation();
 }
 
-function showCatalogueStats(): void {
-  const groups = groupCounts(tools).size;
-  const tokens = toolTokens(tools);
-  const cost = tokens === undefined ? '' : ` · ${formatCount(tokens)} tokens as a plain tools list`;
-  byId('catalogue-stats').textContent = `${formatCount(tools.length)} tools · ${groups} groups${cost}`;
+/** The model called search_tools with `args` by hand: answer it, show it, prepare the next round. */
+async function searchByHand(args: string): Promise<void> {
+  player.pause();
+  const result = await host.search(args);
+  renderResult(result, (offset) => {
+    input('offset').value = String(offset);
+    void act(() => searchByHand(JSON.stringify({ ...JSON.parse(args), offset })));
+  });
+  await nextRound();
 }
 
-/** The options form as createToolSearch options; blank numbers keep their defaults. */
-function readOptions(): ToolSearchOptions {
-  const form = new FormData(byId<HTMLFormElement>('options'));
-  const text = (name: string) => String(form.get(name) ?? '').trim();
-  const options: Record<string, unknown> = {
-    showToolNames: form.has('showToolNames'),
-    locale: text('locale'),
-    alwaysDirectTools: text('alwaysDirectTools')
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
-  };
-  for (const name of ['maxDirectTools', 'maxSearchResults', 'maxDiscoveredKeep', 'toolNamesBudget']) {
-    if (text(name) !== '') options[name] = Number(text(name));
-  }
-  return options as ToolSearchOptions;
-}
-
-/** Rebuilds the layer from the form; invalid options keep the previous layer and show the library's error. */
-async function applyOptions(): Promise<void> {
-  const error = byId('options-error');
-  try {
-    layer = createToolSearch({ ...readOptions(), store });
-    error.hidden = true;
-  } catch (e) {
-    if (!ToolSearchError.isInstance(e)) throw e;
-    error.textContent = `${e.message} (not applied)`;
-    error.hidden = false;
-    return;
-  }
-  await prepareRound();
-}
-
-function wire(): void {
+function wireCatalogue(): void {
   const picker = byId<HTMLSelectElement>('catalogue');
-  picker.replaceChildren(...CATALOGUES.map((c) => h('option', { value: c.id }, c.label)));
   picker.addEventListener('change', () => void act(() => pickCatalogue(picker.value)));
-  byId('options').addEventListener('change', () => void act(applyOptions));
+  const useOwn = async (text: string) => {
+    if (!(await applyOwn(text))) return;
+    fillPicker();
+    picker.value = OWN;
+    await pickCatalogue(OWN);
+  };
+  byId('own-apply').addEventListener('click', () => act(() => useOwn(byId<HTMLTextAreaElement>('own-text').value)));
+  input('own-file').addEventListener('change', () =>
+    act(async () => {
+      const file = input('own-file').files?.[0];
+      if (!file) return;
+      const text = await file.text();
+      byId<HTMLTextAreaElement>('own-text').value = text;
+      await useOwn(text);
+    }),
+  );
+  byId('queries').addEventListener('input', () => saveQueries(byId<HTMLTextAreaElement>('queries').value));
+  byId('run-queries').addEventListener('click', () => act(scoreQueries));
+}
+
+function wireSettings(): void {
+  byId('options').addEventListener('change', (event) => {
+    const target = event.target as HTMLInputElement;
+    if (target.name === 'store') return void act(() => switchStore(target.value as 'memory' | 'indexeddb'));
+    if (target.name === 'mode') return void act(() => switchMode(target.value as Mode));
+    if (target.id === 'provider') return void act(() => switchProvider(target.value as Provider));
+    void act(async () => {
+      if (applyOptions() && host.rounds.length > 0) await nextRound();
+    });
+  });
   byId('groups').addEventListener('change', () => {
     const checked = [...byId('groups').querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.value);
-    enabledGroups = checked.length > 0 ? checked : undefined;
-    void act(prepareRound);
+    app.enabledGroups = checked.length > 0 ? checked : undefined;
+    if (host.rounds.length > 0) void act(async () => void (await nextRound()));
   });
-  byId('search').addEventListener('submit', (event) => {
-    event.preventDefault();
-    const value = (id: string) => byId<HTMLInputElement>(id).value;
-    void act(() => search(searchArgs(value('query'), value('limit'), value('offset'))));
-  });
-  byId('send-raw').addEventListener('click', () => {
-    void act(() => search(byId<HTMLTextAreaElement>('raw-args').value));
-  });
-  byId('next-round').addEventListener('click', () => void act(prepareRound));
-  byId('session-id').addEventListener('change', () => void act(prepareRound));
-  byId('clear-session').addEventListener('click', () =>
+  input('session-id').addEventListener('change', () =>
     act(async () => {
-      await layer.clear(sessionId());
-      histories.delete(sessionId());
-      byId('result').hidden = true;
-      await prepareRound();
+      app.sessionId = input('session-id').value.trim() || 'demo';
+      save({ sessionId: app.sessionId });
+      await newConversation();
     }),
   );
+  byId('clear-session').addEventListener('click', () => act(newConversation));
   byId('clear-all').addEventListener('click', () =>
     act(async () => {
-      await layer.clear();
-      histories.clear();
-      byId('result').hidden = true;
-      await prepareRound();
+      await app.layer.clear();
+      clearEvents();
+      await newConversation();
     }),
   );
 }
 
-wire();
-void act(() => pickCatalogue(CATALOGUES[0].id));
+async function switchStore(store: 'memory' | 'indexeddb'): Promise<void> {
+  app.store = store;
+  save({ store });
+  applyOptions();
+  if (store === 'indexeddb') save({ history: [...host.history] });
+  else forget('history');
+  storeNote();
+  if (host.rounds.length > 0) await nextRound();
+}
+
+async function switchMode(mode: Mode): Promise<void> {
+  app.mode = mode;
+  saveChoice(app.provider, mode);
+  fillModes();
+  await showRound();
+}
+
+async function switchProvider(provider: Provider): Promise<void> {
+  app.provider = provider;
+  fillModes();
+  saveChoice(provider, app.mode);
+  await showRound();
+}
+
+function wireSession(): void {
+  byId('search').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void act(() => searchByHand(searchArgs(input('query').value, input('limit').value, input('offset').value)));
+  });
+  byId('send-raw').addEventListener(
+    'click',
+    () => void act(() => searchByHand(byId<HTMLTextAreaElement>('raw-args').value)),
+  );
+  byId('next-round').addEventListener('click', () => void act(async () => void (await nextRound())));
+}
+
+/** Puts the last visit's choices back, then the session when its store kept it. */
+async function restore(): Promise<void> {
+  const saved = load();
+  restoreOptions();
+  app.store = saved.store ?? 'memory';
+  input(`store-${app.store}`).checked = true;
+  app.provider = (saved.provider as Provider) ?? app.provider;
+  app.mode = (saved.mode as Mode) ?? app.mode;
+  app.sessionId = saved.sessionId ?? app.sessionId;
+  input('session-id').value = app.sessionId;
+  byId<HTMLTextAreaElement>('own-text').value = saved.ownText ?? '';
+  applyOptions();
+  await detectModes(() => createToolSearch({ store: createMemoryStore(), maxDirectTools: 2, logger: { warn() {} } }));
+  fillProviders();
+  app.catalogue =
+    saved.catalogue === OWN && saved.ownText === undefined ? CATALOGUES[0].id : (saved.catalogue ?? CATALOGUES[0].id);
+  fillPicker();
+  const restoring = app.store === 'indexeddb' && (saved.history?.length ?? 0) > 0;
+  await pickCatalogue(app.catalogue, restoring);
+  if (!restoring || !saved.history) {
+    if (restoring === false) await newConversation();
+    return storeNote();
+  }
+  const { order } = await app.layer.inspect(app.sessionId);
+  host.reset(saved.history);
+  player.rewind(saved.scriptStep ?? 0);
+  showScript();
+  storeNote(
+    `Restored session “${app.sessionId}” after the reload: ${plural(order.length, 'discovered tool')} from IndexedDB, ${plural(saved.history.length, 'message')}.`,
+  );
+  await nextRound();
+}
+
+wireCatalogue();
+wireSettings();
+wireSession();
+wireScript();
+wireChat();
+void act(restore);
 void tokenizerReady.then(() => {
   showCatalogueStats();
-  if (lastRound) renderRound(lastRound);
+  redrawCharts();
 });

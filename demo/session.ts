@@ -27,11 +27,6 @@ export function simulatedResult(name: string): unknown {
   return { ok: true, tool: name, note: 'simulated by the playground' };
 }
 
-/** The model round a prepare call is for: one more than the assistant turns so far. */
-export function roundNumber(messages: readonly Message[]): number {
-  return messages.filter((m) => m.role === 'assistant').length + 1;
-}
-
 /** The search_tools arguments a model would send for these form fields; blank fields are left out. */
 export function searchArgs(query: string, limit: string, offset: string): string {
   const args: Record<string, unknown> = { query };
@@ -48,4 +43,30 @@ export function openAiToolsJson(tools: readonly Tool[]): string {
       function: { name: tool.name, description: tool.description, parameters: tool.parameters ?? undefined },
     })),
   );
+}
+
+type Schema = { readonly [key: string]: unknown };
+
+/** A placeholder of a schema's type: the first enum value, else the type's plain example. */
+function example(schema: Schema | undefined): unknown {
+  if (!schema) return 'example';
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if ('const' in schema) return schema.const;
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'object') return exampleArguments(schema);
+  if (type === 'array') return [];
+  if (type === 'integer' || type === 'number') return typeof schema.minimum === 'number' ? schema.minimum : 1;
+  if (type === 'boolean') return true;
+  const anyOf = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  return anyOf?.[0] ? example(anyOf[0]) : 'example';
+}
+
+/**
+ * Arguments a model might send: each required property with a placeholder of its type, so the bridge's
+ * validation accepts the simulated call as it would a real one.
+ */
+export function exampleArguments(schema: Schema | null | undefined): Record<string, unknown> {
+  const properties = (schema?.properties ?? {}) as Record<string, Schema>;
+  const required = Array.isArray(schema?.required) ? (schema.required as string[]) : [];
+  return Object.fromEntries(required.map((key) => [key, example(properties[key])]));
 }

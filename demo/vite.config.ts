@@ -3,12 +3,14 @@
 // it away from the library's dist/ (which vite empties on every build).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { packageAliases } from '../scripts/package-entries.mjs';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig(({ mode }) => ({
   root: here('.'),
-  resolve: { alias: [{ find: /^tool-search-layer$/, replacement: here('../src/index.ts') }] },
+  // Every entry point (`tool-search-layer`, `tool-search-layer/openai`, ...) from its source file.
+  resolve: { alias: packageAliases('src') },
   build: {
     outDir: here('../dist-demo'),
     emptyOutDir: true,

@@ -1,95 +1,104 @@
-// The playground (demo/) in real Chromium, as a visitor uses it: pick a catalogue, search as the
-// model, prepare the next round, call a found tool, send bad arguments, clear the session.
-// The shared fixture loads '/' and waits for #status "ready"; here '/' is the playground's server
-// (playwright.config.ts), and the fixture still fails the test on any page error.
-// Screenshots go to test-results/playground/ for a human to look at.
-import type { Page } from '@playwright/test';
+// The playground (demo/) in real Chromium, as a visitor uses it: switch catalogues, change every setting (one of
+// them to an invalid value), search with paging and bad arguments, play the scripted session to its end with the
+// charts drawn, pause and take over by hand, switch the exposure mode, clear. The fixture fails a test on any page
+// error or console error. Screenshots go to test-results/playground/ for a person to look at.
 import { expect, test } from './fixtures.ts';
+import { exposedNames, lastToolResult, PLAYGROUND, ready, shot } from './playground-helpers.ts';
 
-test.use({
-  baseURL: `http://127.0.0.1:${process.env.PLAYGROUND_TEST_PORT}`,
-  viewport: { width: 1440, height: 1000 },
-});
+test.use(PLAYGROUND);
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `test-results/playground/${name}.png`, fullPage: true });
-
-const ready = (page: Page) => expect(page.locator('#status')).toHaveText('ready');
-const tokens = async (page: Page, id: string) => Number(await page.locator(id).getAttribute('data-tokens'));
-const exposedNames = (page: Page) => page.locator('#exposed .tool-name').allTextContents();
-
-test('search, next round, call, bad arguments, clear', async ({ page }) => {
+test('a catalogue switch, search with paging, bad arguments, calling a found tool, clear', async ({ page }) => {
   await page.selectOption('#catalogue', 'mcp-npm-capture');
-  await expect(page.locator('#catalogue-stats')).toContainText('79 tools · 5 groups');
   await ready(page);
-  expect(await exposedNames(page)).toEqual(['search_tools']);
-  // Counts appear once the tokenizer has loaded in the background.
-  await expect(page.locator('#full-tokens')).toHaveAttribute('data-tokens', /^\d+$/);
-  await shot(page, '1-first-round');
+  await expect(page.locator('#catalogue-stats')).toContainText('79 tools · 5 groups');
+  await expect(page.locator('#round-title')).toHaveText('No round yet');
 
   await page.fill('#query', 'take a screenshot of the page');
   await page.click('#search button[type=submit]');
   await ready(page);
-  const result = JSON.parse((await page.locator('#result-json').textContent()) ?? '{}');
+  const result = await lastToolResult(page);
   const found: string[] = result.tools.map((t: { name: string }) => t.name);
   expect(found[0]).toBe('browser_take_screenshot');
-  expect(found.length).toBe(5);
-  await expect(page.locator('#history > li')).toHaveCount(2);
-  await expect(page.locator('#next-page')).toBeVisible();
-
-  await page.click('#next-round');
-  await ready(page);
-  await expect(page.locator('#round-title')).toHaveText('Round 2');
+  expect(found).toHaveLength(5);
+  await expect(page.locator('#round-title')).toHaveText('Round 1');
   expect(await exposedNames(page)).toEqual(['search_tools', ...found]);
-  await expect(page.locator('#discovered .chip')).toHaveText(found);
-  const exposed = await tokens(page, '#exposed-tokens');
-  const full = await tokens(page, '#full-tokens');
-  expect(exposed).toBeGreaterThan(0);
-  expect(exposed).toBeLessThan(full / 2);
-  await page.locator('#exposed .search-tool summary').click();
-  await expect(page.locator('#exposed pre.description')).toContainText('browser_take_screenshot');
-  await shot(page, '2-after-search');
+  await expect(page.locator('#history > li')).toHaveCount(2);
+  // The event log, from the layer's onEvent: the search, then the discovery it made.
+  await expect(page.locator('#events li[data-type=search]')).toHaveCount(1);
+  await expect(page.locator('#events li[data-type=search]')).toContainText('found: 22');
+  await expect(page.locator('#events li[data-type=discover]').first()).toContainText('source: search');
 
-  // Calling the oldest discovered tool makes it the most recent in the store's order.
-  await page
-    .locator('#exposed li', { hasText: found[0] as string })
-    .getByRole('button', { name: 'call' })
-    .click();
-  await page.click('#next-round');
+  // Paging: the next page starts where the first ended and names other tools.
+  await page.click('#next-page');
   await ready(page);
-  await expect(page.locator('#round-title')).toHaveText('Round 3');
-  await expect(page.locator('.facts dd').nth(2).locator('.chip').last()).toHaveText(found[0] as string);
+  const second = (await lastToolResult(page)) as { pagination: { offset: number }; tools: { name: string }[] };
+  expect(second.pagination.offset).toBe(5);
+  expect(second.tools.map((t: { name: string }) => t.name)).not.toContain(found[0]);
+  await expect(page.locator('#offset')).toHaveValue('5');
+  await shot(page, 'search-paged');
 
-  await page.locator('details.raw summary').first().click();
+  // Calling the first found tool makes it the most recent in the store's order.
+  await page.locator(`#usable li[data-name="${found[0]}"]`).getByRole('button').click();
+  await ready(page);
+  await expect(page.locator(`#usable li[data-name="${found[0]}"] .recency`)).toHaveText('most recent');
+
+  await page.locator('details.raw summary').click();
   await page.fill('#raw-args', '{"query": 42}');
   await page.click('#send-raw');
   await ready(page);
   await expect(page.locator('#result-summary .error')).toContainText('"query" must be a string');
-  await shot(page, '3-bad-arguments');
 
   await page.click('#clear-session');
   await ready(page);
+  await expect(page.locator('#round-title')).toHaveText('No round yet');
+  await expect(page.locator('#history > li')).toHaveText('Empty: nothing said yet.');
+  await page.click('#next-round');
+  await ready(page);
   expect(await exposedNames(page)).toEqual(['search_tools']);
-  await expect(page.locator('#discovered')).toHaveText('none yet');
-  await expect(page.locator('#history > li')).toHaveText('Empty: no call yet.');
 });
 
-test('the largest catalogue, with groups enabled and Chinese texts', async ({ page }) => {
+test('every setting, one of them invalid, and the groups of the largest catalogue', async ({ page }) => {
   await page.selectOption('#catalogue', 'bfcl');
+  await ready(page);
   await expect(page.locator('#catalogue-stats')).toContainText('1,703 tools');
+  await page.fill('[name=maxSearchResults]', '3');
+  await page.fill('[name=maxDiscoveredKeep]', '4');
+  await page.fill('[name=toolNamesBudget]', '300');
+  await page.uncheck('[name=showToolNames]');
+  await page.fill('[name=alwaysDirectTools]', 'calculate_triangle_area');
+  await page.locator('[name=alwaysDirectTools]').blur();
+  await page.selectOption('select[name=locale]', 'zh');
   await ready(page);
   await page
     .locator('#groups label', { hasText: /^ ?simple/ })
     .first()
     .locator('input')
     .check();
-  await page.selectOption('select[name=locale]', 'zh');
-  await ready(page);
+  await page.fill('#query', 'area of a circle');
   await page.click('#search button[type=submit]');
   await ready(page);
-  await expect(page.locator('#result-summary .hint')).toContainText('共匹配');
+  await expect(page.locator('#result-summary')).toContainText('found');
+  expect((await lastToolResult(page)).hint).toContain('共');
+  const names = await exposedNames(page);
+  expect(names.slice(0, 2)).toEqual(['search_tools', 'calculate_triangle_area']);
+  expect(names).toHaveLength(2 + 3);
+  // A second search overflows maxDiscoveredKeep (4): the oldest tools are evicted, and the log says which.
+  await page.fill('#query', 'solve a quadratic equation');
+  await page.click('#search button[type=submit]');
+  await ready(page);
+  await expect(page.locator('#events li[data-type=evict]')).toHaveCount(1);
+  expect(await page.locator('#usable li .kind.discovered').count()).toBe(4);
+
+  // An invalid value: the library's own error beside the form, and the last valid options stay in force.
+  await page.fill('[name=maxDirectTools]', '-1');
+  await page.locator('[name=maxDirectTools]').blur();
+  await expect(page.locator('#options-error')).toContainText('maxDirectTools');
+  await expect(page.locator('#options-error')).toContainText('not applied');
   await page.click('#next-round');
   await ready(page);
-  expect((await exposedNames(page)).length).toBe(6);
-  await shot(page, '4-bfcl-zh');
+  expect(await exposedNames(page)).toHaveLength(2 + 4);
+  await page.fill('[name=maxDirectTools]', '5');
+  await page.locator('[name=maxDirectTools]').blur();
+  await expect(page.locator('#options-error')).toBeHidden();
+  await shot(page, 'bfcl-settings');
 });

@@ -1,0 +1,163 @@
+// What one round sends, as each provider's own request body, made by the provider adapters themselves: the
+// history and the catalogue are converted with the adapters' exported functions, then the adapter's prepare
+// function puts the round's tools in. Also the comparison with the last round's body, part by part.
+import type { Message, Tool, ToolSearch } from 'tool-search-layer';
+import {
+  messagesToAnthropicMessages,
+  prepareAnthropicMessages,
+  toolToAnthropicTool,
+} from 'tool-search-layer/anthropic';
+import {
+  messagesToChatMessages,
+  messagesToResponsesInput,
+  prepareChatCompletion,
+  prepareResponse,
+  toolToChatTool,
+  toolToResponsesTool,
+} from 'tool-search-layer/openai';
+
+/** The request shapes the page shows. */
+export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic';
+
+/** How the tools reach the model: `native` is the provider's own deferred loading, `inline` Anthropic's tool additions. */
+export type Mode = 'tools' | 'bridge' | 'native' | 'inline';
+
+/** Each provider with its label and the modes its adapter may offer; `detectModes` keeps those it does. */
+export const PROVIDERS: Record<Provider, { readonly label: string; modes: readonly Mode[] }> = {
+  'openai-chat': { label: 'OpenAI Chat Completions', modes: ['tools', 'bridge'] },
+  'openai-responses': { label: 'OpenAI Responses', modes: ['tools', 'bridge', 'native'] },
+  anthropic: { label: 'Anthropic Messages', modes: ['tools', 'bridge', 'native', 'inline'] },
+};
+
+/** The model name written into the bodies: any name does, the page never sends these. */
+const MODEL = { 'openai-chat': 'gpt-5', 'openai-responses': 'gpt-5', anthropic: 'claude-sonnet-4-5' } as const;
+
+/** What a round's body is made from. */
+export interface RoundInput {
+  readonly layer: ToolSearch;
+  readonly sessionId: string;
+  readonly tools: readonly Tool[];
+  readonly enabledGroups: readonly string[] | undefined;
+  readonly messages: readonly Message[];
+  readonly system: string;
+}
+
+// Provider tool objects made once per layer tool, so every round hands the adapter the same objects (its
+// conversion cache and the byte-identical prefix both depend on that).
+const chatTools = new WeakMap<readonly Tool[], unknown[]>();
+const responsesTools = new WeakMap<readonly Tool[], unknown[]>();
+const anthropicTools = new WeakMap<readonly Tool[], unknown[]>();
+
+function memo(cache: WeakMap<readonly Tool[], unknown[]>, tools: readonly Tool[], make: (t: Tool) => unknown) {
+  let made = cache.get(tools);
+  if (!made) {
+    made = tools.map(make);
+    cache.set(tools, made);
+  }
+  return made as never;
+}
+
+/** Groups by name, which provider tool objects have no field for. */
+function groupOf(tools: readonly Tool[]): (name: string) => readonly string[] | undefined {
+  const byName = new Map(tools.map((tool) => [tool.name, tool.groups]));
+  return (name) => byName.get(name);
+}
+
+/** The adapter's options for a mode: the exposure, passed per call as every adapter takes it. */
+function modeOptions(input: RoundInput, mode: Mode) {
+  return {
+    sessionId: input.sessionId,
+    enabledGroups: input.enabledGroups,
+    groupOf: groupOf(input.tools),
+    exposure: mode,
+    // Each adapter types its own modes; the page passes whichever the visitor chose, and detectModes drops the
+    // ones an adapter does not offer.
+  } as unknown as { sessionId: string };
+}
+
+/** The body the provider's adapter makes for this round in this mode. */
+export async function requestBody(provider: Provider, mode: Mode, input: RoundInput): Promise<Record<string, unknown>> {
+  const options = modeOptions(input, mode);
+  if (provider === 'openai-chat') {
+    const messages = [{ role: 'system' as const, content: input.system }, ...messagesToChatMessages(input.messages)];
+    const tools = memo(chatTools, input.tools, (tool) => toolToChatTool(tool));
+    return { ...(await prepareChatCompletion(input.layer, { model: MODEL[provider], tools, messages }, options)) };
+  }
+  if (provider === 'openai-responses') {
+    const tools = memo(responsesTools, input.tools, (tool) => toolToResponsesTool(tool));
+    const body = {
+      model: MODEL[provider],
+      instructions: input.system,
+      tools,
+      input: messagesToResponsesInput(input.messages),
+    };
+    return { ...(await prepareResponse(input.layer, body, options)) };
+  }
+  const tools = memo(anthropicTools, input.tools, (tool) => toolToAnthropicTool(tool));
+  const { messages } = messagesToAnthropicMessages(input.messages);
+  const body = { model: MODEL[provider], max_tokens: 1024, system: input.system, tools, messages };
+  return { ...(await prepareAnthropicMessages(input.layer, body, options)) };
+}
+
+/** The order a provider's prompt cache reads a body in: a change here invalidates everything after it. */
+const CACHE_ORDER: Record<Provider, readonly string[]> = {
+  'openai-chat': ['tools', 'messages'],
+  'openai-responses': ['tools', 'instructions', 'input'],
+  anthropic: ['tools', 'system', 'messages'],
+};
+
+/** One part of a body (a tool, a message, a scalar field) and how it compares with the last round's body. */
+export interface BodyPart {
+  readonly path: string;
+  readonly json: string;
+  readonly status: 'same' | 'changed' | 'new';
+}
+
+/** A body split into its parts in cache order, each compared with the same part of the last round's body. */
+export interface BodyDiff {
+  readonly parts: readonly BodyPart[];
+  /** Parts of the last round's body that this one no longer has. */
+  readonly removed: readonly string[];
+  /** Characters at the start of the cache-ordered body that equal the last round's. */
+  readonly samePrefix: number;
+  /** Characters of the last round's cache-ordered body; the prefix held when samePrefix equals it. */
+  readonly previousLength: number;
+}
+
+function partsOf(provider: Provider, body: Record<string, unknown>): BodyPart[] {
+  const keys = [...CACHE_ORDER[provider], ...Object.keys(body).filter((k) => !CACHE_ORDER[provider].includes(k))];
+  return keys.flatMap((key) => {
+    const value = body[key];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) return [{ path: key, json: JSON.stringify(value), status: 'same' as const }];
+    return value.map((item, i) => ({ path: `${key}[${i}]`, json: JSON.stringify(item), status: 'same' as const }));
+  });
+}
+
+/** The cache-ordered text of a body, one part a line: what a prompt cache compares, prefix first. */
+export function cacheText(provider: Provider, body: Record<string, unknown>): string {
+  const cached = new Set(CACHE_ORDER[provider]);
+  return partsOf(provider, body)
+    .filter((part) => cached.has(part.path.replace(/\[\d+\]$/, '')))
+    .map((part) => `${part.json}\n`)
+    .join('');
+}
+
+/** Compares a body with the last round's (same provider and mode); without one, every part is new. */
+export function diffBodies(
+  provider: Provider,
+  body: Record<string, unknown>,
+  previous: Record<string, unknown> | undefined,
+): BodyDiff {
+  const before = new Map((previous ? partsOf(provider, previous) : []).map((part) => [part.path, part.json]));
+  const parts = partsOf(provider, body).map((part) => {
+    const old = before.get(part.path);
+    before.delete(part.path);
+    return { ...part, status: old === undefined ? 'new' : old === part.json ? 'same' : 'changed' } as BodyPart;
+  });
+  const now = cacheText(provider, body);
+  const then = previous ? cacheText(provider, previous) : '';
+  let same = 0;
+  while (same < then.length && same < now.length && now.charCodeAt(same) === then.charCodeAt(same)) same++;
+  return { parts, removed: [...before.keys()], samePrefix: same, previousLength: then.length };
+}
