@@ -4,6 +4,7 @@ import type { Catalogue } from '../core/catalogue.ts';
 import type { Tool } from '../core/types.ts';
 import type { Similarities } from './fusion.ts';
 import { type Embed, toolItem, toolVectors } from './semantic-cache.ts';
+import { PREFILTER_MARGIN, type SparseColumns, sparseBounds, sparseColumns } from './semantic-prefilter.ts';
 
 /** One catalogue array's vectors for one model: per position, and packed once all that were asked for are known. */
 interface Vectors {
@@ -13,6 +14,8 @@ interface Vectors {
   /** 1 where the row holds a vector (not abstained, not missing). */
   has: Uint8Array;
   dimensions: number;
+  /** The rows' non-zero components, for the floor's first pass; undefined for a dense model. */
+  sparse: SparseColumns | undefined;
 }
 
 // Per catalogue array and model: a search over a known array hashes and looks up nothing.
@@ -31,7 +34,13 @@ export async function catalogueVectors(
   byArray.set(tools, models);
   let entry = models.get(key);
   if (!entry) {
-    entry = { known: new Array(tools.length), matrix: undefined, has: new Uint8Array(0), dimensions: 0 };
+    entry = {
+      known: new Array(tools.length),
+      matrix: undefined,
+      has: new Uint8Array(0),
+      dimensions: 0,
+      sparse: undefined,
+    };
     models.set(key, entry);
   }
   const { known } = entry;
@@ -68,6 +77,7 @@ function pack(entry: Vectors): Float32Array {
   entry.matrix = matrix;
   entry.has = has;
   entry.dimensions = dimensions;
+  entry.sparse = sparseColumns(matrix, has, dimensions);
   return matrix;
 }
 
@@ -111,7 +121,11 @@ export function sampledSimilarities(
   return { cosine, mean, deviation: count ? Math.sqrt(Math.max(0, squares / count - mean * mean)) : 0 };
 }
 
-/** Every one of `ids` at `floor` similarity or above, filling `cosine` for all of them: one pass over the matrix. */
+/**
+ * Every one of `ids` at `floor` similarity or above, with its cosine in `cosine`: where the model's vectors are sparse, a
+ * first pass over their non-zero components, then the exact (dense) dot product on the rows it puts at the floor.
+ * Other rows keep what `cosine` held (NaN outside the sample and the head): nothing reads them.
+ */
 export function overFloor(
   entry: Vectors,
   query: Float32Array,
@@ -120,12 +134,14 @@ export function overFloor(
   floor: number,
 ): number[] {
   const matrix = entry.matrix ?? pack(entry);
-  const { has, dimensions } = entry;
+  const { has, dimensions, sparse } = entry;
+  const bounds = sparse && sparseBounds(sparse, query, floor);
   const out: number[] = [];
   for (const id of ids) {
     if (!has[id]) continue;
     let c = cosine[id] as number;
     if (Number.isNaN(c)) {
+      if (bounds && (bounds[id] as number) < floor - PREFILTER_MARGIN) continue;
       c = dotAt(matrix, id * dimensions, query);
       cosine[id] = c;
     }
