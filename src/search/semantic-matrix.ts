@@ -16,6 +16,8 @@ interface Vectors {
   dimensions: number;
   /** The rows' non-zero components, for the floor's first pass; undefined for a dense model. */
   sparse: SparseColumns | undefined;
+  /** True once every kept position's vector is known: a search then needs no list of its visible tools. */
+  complete: boolean;
 }
 
 // Per catalogue array and model: a search over a known array hashes and looks up nothing.
@@ -26,7 +28,7 @@ export async function catalogueVectors(
   options: { readonly embed: Embed },
   key: string,
   catalogue: Catalogue,
-  ids: readonly number[],
+  visible: (id: number) => boolean,
 ): Promise<Vectors> {
   const { tools } = catalogue;
   byArray ??= new WeakMap();
@@ -40,11 +42,16 @@ export async function catalogueVectors(
       has: new Uint8Array(0),
       dimensions: 0,
       sparse: undefined,
+      complete: false,
     };
     models.set(key, entry);
   }
   const { known } = entry;
-  const missing = ids.filter((id) => known[id] === undefined);
+  // Once all are known, the visible ones are too: asking each position whether it is visible costs more than the
+  // whole semantic pass, so only a catalogue with vectors still to ask for does.
+  if (entry.complete) return entry;
+  const missing: number[] = [];
+  for (let id = 0; id < tools.length; id++) if (known[id] === undefined && visible(id)) missing.push(id);
   if (missing.length > 0) {
     const vectors = await toolVectors(
       options,
@@ -57,6 +64,11 @@ export async function catalogueVectors(
     });
     entry.matrix = undefined;
   }
+  const { kept } = catalogue;
+  let complete = true;
+  // A loop, not `every`, which skips the holes of the array: the positions not yet known.
+  for (let id = 0; id < tools.length && complete; id++) complete = known[id] !== undefined || kept[id] !== 1;
+  entry.complete = complete;
   return entry;
 }
 
@@ -86,13 +98,15 @@ function pack(entry: Vectors): Float32Array {
 const SAMPLE = 256;
 
 /**
- * The query's cosine with `head` (the built-in best) and with an even sample of `ids` (all of them up to SAMPLE),
- * and the mean and deviation over the sample: what fusion needs to decide whether to trust the model at all.
+ * The query's cosine with `head` (the built-in best) and with an even sample of the visible tools (every one up to
+ * SAMPLE), and the mean and deviation over the sample: what fusion needs to decide whether to trust the model at all.
+ * The sample is every step-th position that is visible, so only those positions are asked; where fewer than a quarter
+ * of the sample is visible (enabled groups leave out most of a catalogue), every step-th visible tool instead.
  */
 export function sampledSimilarities(
   entry: Vectors,
   query: Float32Array,
-  ids: readonly number[],
+  visible: (id: number) => boolean,
   head: readonly number[],
 ): Similarities {
   const matrix = entry.matrix ?? pack(entry);
@@ -100,13 +114,21 @@ export function sampledSimilarities(
   if (dimensions > 0 && query.length !== dimensions) {
     throw new Error(`embed returned vectors of ${query.length} and ${dimensions} dimensions for the same model`);
   }
-  const cosine = new Float64Array(entry.known.length).fill(Number.NaN);
+  const n = entry.known.length;
+  const step = Math.max(1, Math.ceil(n / SAMPLE));
+  let sample: number[] = [];
+  for (let id = 0; id < n; id += step) if (visible(id)) sample.push(id);
+  if (sample.length < SAMPLE / 4 && n > SAMPLE) {
+    const ids: number[] = [];
+    for (let id = 0; id < n; id++) if (visible(id)) ids.push(id);
+    const every = Math.max(1, Math.ceil(ids.length / SAMPLE));
+    sample = ids.filter((_, i) => i % every === 0);
+  }
+  const cosine = new Float64Array(n).fill(Number.NaN);
   let sum = 0;
   let squares = 0;
   let count = 0;
-  const step = Math.max(1, Math.ceil(ids.length / SAMPLE));
-  for (let i = 0; i < ids.length; i += step) {
-    const id = ids[i] as number;
+  for (const id of sample) {
     // A tool the model abstained on keeps its keyword rank alone.
     if (!has[id]) continue;
     const dot = dotAt(matrix, id * dimensions, query);
@@ -122,14 +144,15 @@ export function sampledSimilarities(
 }
 
 /**
- * Every one of `ids` at `floor` similarity or above, with its cosine in `cosine`: where the model's vectors are sparse, a
- * first pass over their non-zero components, then the exact (dense) dot product on the rows it puts at the floor.
- * Other rows keep what `cosine` held (NaN outside the sample and the head): nothing reads them.
+ * Every visible tool at `floor` similarity or above, in catalogue order, with its cosine in `cosine`: where the model's
+ * vectors are sparse, a first pass over their non-zero components bounds each row's cosine, and only the rows it puts
+ * at the floor get the exact (dense) dot product; only those over the floor are asked whether they are visible. Other
+ * rows keep what `cosine` held (NaN outside the sample and the head): nothing reads them.
  */
 export function overFloor(
   entry: Vectors,
   query: Float32Array,
-  ids: readonly number[],
+  visible: (id: number) => boolean,
   cosine: Float64Array,
   floor: number,
 ): number[] {
@@ -137,7 +160,7 @@ export function overFloor(
   const { has, dimensions, sparse } = entry;
   const bounds = sparse && sparseBounds(sparse, query, floor);
   const out: number[] = [];
-  for (const id of ids) {
+  for (let id = 0; id < has.length; id++) {
     if (!has[id]) continue;
     let c = cosine[id] as number;
     if (Number.isNaN(c)) {
@@ -145,7 +168,7 @@ export function overFloor(
       c = dotAt(matrix, id * dimensions, query);
       cosine[id] = c;
     }
-    if (c >= floor) out.push(id);
+    if (c >= floor && visible(id)) out.push(id);
   }
   return out;
 }
