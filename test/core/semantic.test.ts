@@ -453,11 +453,10 @@ describe('the first pass of the floor search over a sparse model', () => {
     const cosineOf = (i: number): number => (i < 20 ? 0.9 : i < 26 ? 0.5 + 1e-3 : i < 56 ? 0.5 - 1e-3 : 0);
     const vectorOf = (text: string, kind: 'tool' | 'query'): number[] => {
       const v = new Array<number>(128).fill(0);
-      if (kind === 'query') return ((v[0] = 1), v);
       const i = Number(/tool (\d+)/.exec(text)?.[1]);
-      const c = cosineOf(i);
+      const c = kind === 'query' ? 1 : cosineOf(i);
       v[0] = c;
-      v[1 + (i % 127)] = Math.sqrt(1 - c * c);
+      if (c < 1) v[1 + (i % 127)] = Math.sqrt(1 - c * c);
       return v;
     };
     const counting = countingEmbed(vectorOf);
