@@ -5,6 +5,7 @@ import type { Tool } from '../core/types.ts';
 import type { Similarities } from './fusion.ts';
 import { type Embed, toolItem, toolVectors } from './semantic-cache.ts';
 import { PREFILTER_MARGIN, type SparseColumns, sparseBounds, sparseColumns } from './semantic-prefilter.ts';
+import { type QuantizedRows, quantizedBounds, quantizedRows } from './semantic-quantized.ts';
 
 /** One catalogue array's vectors for one model: per position, and packed once all that were asked for are known. */
 interface Vectors {
@@ -16,6 +17,8 @@ interface Vectors {
   dimensions: number;
   /** The rows' non-zero components, for the floor's first pass; undefined for a dense model. */
   sparse: SparseColumns | undefined;
+  /** The rows in 8 bits, for the floor's first pass where the model is dense. */
+  quantized: QuantizedRows | undefined;
   /** True once every kept position's vector is known: a search then needs no list of its visible tools. */
   complete: boolean;
 }
@@ -42,6 +45,7 @@ export async function catalogueVectors(
       has: new Uint8Array(0),
       dimensions: 0,
       sparse: undefined,
+      quantized: undefined,
       complete: false,
     };
     models.set(key, entry);
@@ -90,6 +94,7 @@ function pack(entry: Vectors): Float32Array {
   entry.has = has;
   entry.dimensions = dimensions;
   entry.sparse = sparseColumns(matrix, has, dimensions);
+  entry.quantized = entry.sparse || dimensions === 0 ? undefined : quantizedRows(matrix, has, dimensions);
   return matrix;
 }
 
@@ -144,10 +149,11 @@ export function sampledSimilarities(
 }
 
 /**
- * Every visible tool at `floor` similarity or above, in catalogue order, with its cosine in `cosine`: where the model's
- * vectors are sparse, a first pass over their non-zero components bounds each row's cosine, and only the rows it puts
- * at the floor get the exact (dense) dot product; only those over the floor are asked whether they are visible. Other
- * rows keep what `cosine` held (NaN outside the sample and the head): nothing reads them.
+ * Every visible tool at `floor` similarity or above, in catalogue order, with its cosine in `cosine`. A first pass
+ * bounds each row's cosine from above (over the non-zero components where the model's vectors are sparse, in 8 bits
+ * where they are dense), and only the rows it puts at the floor get the exact dot product, so the tools and their
+ * cosines are those of the full pass; only those over the floor are asked whether they are visible. Other rows keep
+ * what `cosine` held (NaN outside the sample and the head): nothing reads them.
  */
 export function overFloor(
   entry: Vectors,
@@ -157,8 +163,12 @@ export function overFloor(
   floor: number,
 ): number[] {
   const matrix = entry.matrix ?? pack(entry);
-  const { has, dimensions, sparse } = entry;
-  const bounds = sparse && sparseBounds(sparse, query, floor);
+  const { has, dimensions, sparse, quantized } = entry;
+  const bounds = sparse
+    ? sparseBounds(sparse, query, floor)
+    : quantized && floor > -1
+      ? quantizedBounds(quantized, query)
+      : undefined;
   const out: number[] = [];
   for (let id = 0; id < has.length; id++) {
     if (!has[id]) continue;

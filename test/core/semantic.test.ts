@@ -8,6 +8,7 @@ import {
 } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
 import { PREFILTER_MARGIN, sparseBounds, sparseColumns } from '../../src/search/semantic-prefilter.ts';
+import { quantizedBounds, quantizedRows } from '../../src/search/semantic-quantized.ts';
 import { catalogue, names, recordingLogger } from './fixtures.ts';
 
 const ok = (result: SearchResult | SearchErrorResult): SearchResult => {
@@ -437,14 +438,49 @@ describe('the first pass of the floor search over a sparse model', () => {
     }
   });
 
-  it('is not built for a dense model, which keeps the plain pass', () => {
-    const dense = Float32Array.from({ length: 100 * D }, () => random() - 0.5);
-    expect(sparseColumns(dense, new Uint8Array(100).fill(1), D)).toBeUndefined();
+  it('is not built for a dense model, whose 8-bit pass bounds every row from above and leaves few to the exact pass', () => {
+    // 1,001 dense rows (an odd count: the last pair has one row) of 300 dimensions (two chunks of the 8-bit sums),
+    // some a hair over and under the floor of 0.5 for the query.
+    const d = 300;
+    const denseVector = (): number[] => Array.from({ length: d }, () => random() * 2 - 1);
+    const q = unitRow(denseVector());
+    const dense: Float32Array[] = Array.from({ length: 1001 }, (_, i) => {
+      if (i % 100 !== 0) return unitRow(denseVector());
+      const noise = denseVector();
+      const dot = noise.reduce((a, x, j) => a + x * (q[j] as number), 0);
+      const along = noise.map((x, j) => x - dot * (q[j] as number));
+      const norm = Math.sqrt(along.reduce((a, x) => a + x * x, 0));
+      const c = 0.5 + (i % 200 === 0 ? 1e-4 : -1e-4);
+      return unitRow(along.map((x, j) => c * (q[j] as number) + (Math.sqrt(1 - c * c) * x) / norm));
+    });
+    const matrix = new Float32Array(dense.length * d);
+    dense.forEach((r, i) => {
+      matrix.set(r, i * d);
+    });
+    const has = new Uint8Array(dense.length).fill(1);
+    has[7] = 0;
+    expect(sparseColumns(matrix, has, d)).toBeUndefined();
+    const bounds = quantizedBounds(quantizedRows(matrix, has, d), q);
+    const wrong: string[] = [];
+    let kept = 0;
+    let over = 0;
+    for (let id = 0; id < dense.length; id++) {
+      if (!has[id]) continue;
+      let cosine = 0;
+      for (let j = 0; j < d; j++) cosine += (matrix[id * d + j] as number) * (q[j] as number);
+      if ((bounds[id] as number) < cosine - 1e-12) wrong.push(`row ${id}: bound ${bounds[id]} under cosine ${cosine}`);
+      if (cosine >= 0.5) over++;
+      if ((bounds[id] as number) >= 0.5 - PREFILTER_MARGIN) kept++;
+    }
+    expect(wrong).toEqual([]);
+    expect(over).toBe(6);
+    expect(kept).toBeLessThan(30);
   });
 
   it('finds through the public API exactly the tools over the floor, near misses out, outside enabled groups never', async () => {
     // 20 keyword matches the model agrees with (cosine 0.9), 6 tools without a keyword at 0.5 + 1e-3, 30 at 0.5 - 1e-3,
-    // the rest orthogonal: the sparse first pass runs (two non-zero components of 128) on 2,000 tools.
+    // the rest orthogonal: the sparse first pass runs (two non-zero components of 128) on 2,000 tools, and the 8-bit
+    // one where the same vectors are made dense (an orthogonal turn keeps every cosine).
     const tools: Tool[] = Array.from({ length: 2000 }, (_, i) => ({
       name: `tool_${i}`,
       description: i < 20 ? `apple gadget ${i}` : `widget ${i}`,
@@ -459,22 +495,35 @@ describe('the first pass of the floor search over a sparse model', () => {
       if (c < 1) v[1 + (i % 127)] = Math.sqrt(1 - c * c);
       return v;
     };
-    const counting = countingEmbed(vectorOf);
-    const layer = createToolSearch({ ...quiet(), maxSearchResults: 0, semantic: { embed: counting.embed } });
-    const all = ok(await layer.search({ sessionId: 's', tools }, { query: 'apple', limit: 100 }));
-    const over = tools.filter((_, i) => cosineOf(i) >= 0.5).map((t) => t.name);
-    expect(all.found).toBe(over.length);
-    expect(new Set(names(all.tools))).toEqual(new Set(over));
-    const rest = ok(
-      await layer.search({ sessionId: 's', tools, enabledGroups: ['rest'] }, { query: 'apple', limit: 100 }),
-    );
-    expect(rest.found).toBe(20);
-    expect(names(rest.tools).every((name) => Number(name.slice(5)) < 20)).toBe(true);
-    // Six visible tools (a sample of the step-th positions holds too few): no keyword matches, the floor finds them all.
-    const close = ok(
-      await layer.search({ sessionId: 's', tools, enabledGroups: ['close'] }, { query: 'apple', limit: 100 }),
-    );
-    expect(close.found).toBe(6);
-    expect(new Set(names(close.tools))).toEqual(new Set(over.slice(20)));
+    // A Householder reflection (v - 2 (u.v) u, u a dense unit vector) turns each sparse vector into a dense one.
+    const u = Array.from({ length: 128 }, (_, j) => Math.cos(j + 1) / 8);
+    const uNorm = Math.sqrt(u.reduce((a, x) => a + x * x, 0));
+    const turned = (text: string, kind: 'tool' | 'query'): number[] => {
+      const v = vectorOf(text, kind);
+      const along = (2 * v.reduce((a, x, j) => a + x * (u[j] as number), 0)) / (uNorm * uNorm);
+      return v.map((x, j) => x - along * (u[j] as number));
+    };
+    for (const model of [vectorOf, turned]) {
+      const layer = createToolSearch({
+        ...quiet(),
+        maxSearchResults: 0,
+        semantic: { embed: countingEmbed(model).embed },
+      });
+      const all = ok(await layer.search({ sessionId: 's', tools }, { query: 'apple', limit: 100 }));
+      const over = tools.filter((_, i) => cosineOf(i) >= 0.5).map((t) => t.name);
+      expect(all.found).toBe(over.length);
+      expect(new Set(names(all.tools))).toEqual(new Set(over));
+      const rest = ok(
+        await layer.search({ sessionId: 's', tools, enabledGroups: ['rest'] }, { query: 'apple', limit: 100 }),
+      );
+      expect(rest.found).toBe(20);
+      expect(names(rest.tools).every((name) => Number(name.slice(5)) < 20)).toBe(true);
+      // Six visible tools (a sample of the step-th positions holds too few): no keyword matches, the floor finds them all.
+      const close = ok(
+        await layer.search({ sessionId: 's', tools, enabledGroups: ['close'] }, { query: 'apple', limit: 100 }),
+      );
+      expect(close.found).toBe(6);
+      expect(new Set(names(close.tools))).toEqual(new Set(over.slice(20)));
+    }
   });
 });
