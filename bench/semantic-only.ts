@@ -1,6 +1,7 @@
 // Fast loop for the ranker hook, straight from the source: recall@5 without and with each embedder on every
 // labelled set (default weight and floor unless the module sets them), and a fused query's time against a
-// keyword-only one at 4,076 tools. Usage: npx tsx bench/semantic-only.ts [--sample N] [embedder paths...]
+// keyword-only one at 4,076 tools. Usage: npx tsx bench/semantic-only.ts [--sample N] [--rounds N] [--speed-only]
+// [embedder paths...]
 import type { Tool } from '../src/core/types.ts';
 import { createToolSearch, type SemanticOptions } from '../src/index.ts';
 import { labelledSets, loadSet } from './data.ts';
@@ -12,7 +13,10 @@ import { median } from './stats.ts';
 const args = process.argv.slice(2);
 const at = args.indexOf('--sample');
 const sample = at >= 0 ? Number(args[at + 1]) : 0;
-const paths = args.filter((a, i) => !a.startsWith('--') && i !== at + 1);
+const roundsAt = args.indexOf('--rounds');
+const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 9;
+const speedOnly = args.includes('--speed-only');
+const paths = args.filter((a, i) => !a.startsWith('--') && i !== at + 1 && i !== roundsAt + 1);
 const embedders = paths.length ? paths : ['./bench/embedders/hashed.ts', './bench/embedders/random.ts'];
 const pct = (x: number): string => (100 * x).toFixed(1);
 
@@ -34,7 +38,7 @@ for (const path of embedders) {
     return result.tools?.map((t) => t.name) ?? [];
   };
   const deltas: number[] = [];
-  for (const name of labelledSets) {
+  for (const name of speedOnly ? [] : labelledSets) {
     const set = loadSet(name);
     const tools = set.tools as unknown as Tool[];
     const queries = sample > 0 ? sampleEvenly(set.queries, sample) : set.queries;
@@ -46,14 +50,16 @@ for (const path of embedders) {
       `${path.padEnd(30)} ${name.padEnd(17)} R@5 ${pct(without.recall5)} -> ${pct(withHook.recall5)} (${delta >= 0 ? '+' : ''}${pct(delta)})`,
     );
   }
-  console.log(
-    `${path}: worst ${pct(Math.min(...deltas))}, mean ${pct(deltas.reduce((a, b) => a + b, 0) / deltas.length)}`,
-  );
+  if (deltas.length > 0)
+    console.log(
+      `${path}: worst ${pct(Math.min(...deltas))}, mean ${pct(deltas.reduce((a, b) => a + b, 0) / deltas.length)}`,
+    );
   const seal = loadSet('seal-tools');
   const tools = seal.tools as unknown as Tool[];
   const queries = sampleEvenly(seal.queries, 300).map((q) => q.query);
-  const time = async (layer: typeof plain) => {
-    for (const query of queries) await layer.search({ sessionId: 't', tools }, { query, limit: 5 });
+  // Keyword and fused rounds interleaved, each the median of its 300 queries, so that a loaded machine slows both
+  // alike; the ratio is the median of the rounds' ratios.
+  const round = async (layer: typeof plain) => {
     const times: number[] = [];
     for (const query of queries) {
       const t0 = performance.now();
@@ -62,9 +68,16 @@ for (const path of embedders) {
     }
     return median(times);
   };
-  const lexical = await time(plain);
-  const hooked = await time(fused);
+  for (const layer of [plain, fused]) await round(layer);
+  const lexical: number[] = [];
+  const hooked: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    lexical.push(await round(plain));
+    hooked.push(await round(fused));
+    ratios.push((hooked[r] as number) / (lexical[r] as number));
+  }
   console.log(
-    `${path}: query p50 at 4,076 tools ${lexical.toFixed(3)} ms keywords only, ${hooked.toFixed(3)} ms fused (${(hooked / lexical).toFixed(2)}×)`,
+    `${path}: query p50 at 4,076 tools ${median(lexical).toFixed(3)} ms keywords only, ${median(hooked).toFixed(3)} ms fused (${median(ratios).toFixed(2)}×, median of ${rounds} interleaved rounds)`,
   );
 }

@@ -4,6 +4,8 @@ import type { Catalogue } from '../core/catalogue.ts';
 import type { Tool } from '../core/types.ts';
 import type { Similarities } from './fusion.ts';
 import { type Embed, toolItem, toolVectors } from './semantic-cache.ts';
+import { PREFILTER_MARGIN, type SparseColumns, sparseBounds, sparseColumns } from './semantic-prefilter.ts';
+import { type QuantizedRows, quantizedBounds, quantizedRows } from './semantic-quantized.ts';
 
 /** One catalogue array's vectors for one model: per position, and packed once all that were asked for are known. */
 interface Vectors {
@@ -13,6 +15,12 @@ interface Vectors {
   /** 1 where the row holds a vector (not abstained, not missing). */
   has: Uint8Array;
   dimensions: number;
+  /** The rows' non-zero components, for the floor's first pass; undefined for a dense model. */
+  sparse: SparseColumns | undefined;
+  /** The rows in 8 bits, for the floor's first pass where the model is dense. */
+  quantized: QuantizedRows | undefined;
+  /** True once every kept position's vector is known: a search then needs no list of its visible tools. */
+  complete: boolean;
 }
 
 // Per catalogue array and model: a search over a known array hashes and looks up nothing.
@@ -23,7 +31,7 @@ export async function catalogueVectors(
   options: { readonly embed: Embed },
   key: string,
   catalogue: Catalogue,
-  ids: readonly number[],
+  visible: (id: number) => boolean,
 ): Promise<Vectors> {
   const { tools } = catalogue;
   byArray ??= new WeakMap();
@@ -31,11 +39,23 @@ export async function catalogueVectors(
   byArray.set(tools, models);
   let entry = models.get(key);
   if (!entry) {
-    entry = { known: new Array(tools.length), matrix: undefined, has: new Uint8Array(0), dimensions: 0 };
+    entry = {
+      known: new Array(tools.length),
+      matrix: undefined,
+      has: new Uint8Array(0),
+      dimensions: 0,
+      sparse: undefined,
+      quantized: undefined,
+      complete: false,
+    };
     models.set(key, entry);
   }
   const { known } = entry;
-  const missing = ids.filter((id) => known[id] === undefined);
+  // Once all are known, the visible ones are too: asking each position whether it is visible costs more than the
+  // whole semantic pass, so only a catalogue with vectors still to ask for does.
+  if (entry.complete) return entry;
+  const missing: number[] = [];
+  for (let id = 0; id < tools.length; id++) if (known[id] === undefined && visible(id)) missing.push(id);
   if (missing.length > 0) {
     const vectors = await toolVectors(
       options,
@@ -48,6 +68,11 @@ export async function catalogueVectors(
     });
     entry.matrix = undefined;
   }
+  const { kept } = catalogue;
+  let complete = true;
+  // A loop, not `every`, which skips the holes of the array: the positions not yet known.
+  for (let id = 0; id < tools.length && complete; id++) complete = known[id] !== undefined || kept[id] !== 1;
+  entry.complete = complete;
   return entry;
 }
 
@@ -68,6 +93,8 @@ function pack(entry: Vectors): Float32Array {
   entry.matrix = matrix;
   entry.has = has;
   entry.dimensions = dimensions;
+  entry.sparse = sparseColumns(matrix, has, dimensions);
+  entry.quantized = entry.sparse || dimensions === 0 ? undefined : quantizedRows(matrix, has, dimensions);
   return matrix;
 }
 
@@ -76,13 +103,15 @@ function pack(entry: Vectors): Float32Array {
 const SAMPLE = 256;
 
 /**
- * The query's cosine with `head` (the built-in best) and with an even sample of `ids` (all of them up to SAMPLE),
- * and the mean and deviation over the sample: what fusion needs to decide whether to trust the model at all.
+ * The query's cosine with `head` (the built-in best) and with an even sample of the visible tools (every one up to
+ * SAMPLE), and the mean and deviation over the sample: what fusion needs to decide whether to trust the model at all.
+ * The sample is every step-th position that is visible, so only those positions are asked; where fewer than a quarter
+ * of the sample is visible (enabled groups leave out most of a catalogue), every step-th visible tool instead.
  */
 export function sampledSimilarities(
   entry: Vectors,
   query: Float32Array,
-  ids: readonly number[],
+  visible: (id: number) => boolean,
   head: readonly number[],
 ): Similarities {
   const matrix = entry.matrix ?? pack(entry);
@@ -90,13 +119,21 @@ export function sampledSimilarities(
   if (dimensions > 0 && query.length !== dimensions) {
     throw new Error(`embed returned vectors of ${query.length} and ${dimensions} dimensions for the same model`);
   }
-  const cosine = new Float64Array(entry.known.length).fill(Number.NaN);
+  const n = entry.known.length;
+  const step = Math.max(1, Math.ceil(n / SAMPLE));
+  let sample: number[] = [];
+  for (let id = 0; id < n; id += step) if (visible(id)) sample.push(id);
+  if (sample.length < SAMPLE / 4 && n > SAMPLE) {
+    const ids: number[] = [];
+    for (let id = 0; id < n; id++) if (visible(id)) ids.push(id);
+    const every = Math.max(1, Math.ceil(ids.length / SAMPLE));
+    sample = ids.filter((_, i) => i % every === 0);
+  }
+  const cosine = new Float64Array(n).fill(Number.NaN);
   let sum = 0;
   let squares = 0;
   let count = 0;
-  const step = Math.max(1, Math.ceil(ids.length / SAMPLE));
-  for (let i = 0; i < ids.length; i += step) {
-    const id = ids[i] as number;
+  for (const id of sample) {
     // A tool the model abstained on keeps its keyword rank alone.
     if (!has[id]) continue;
     const dot = dotAt(matrix, id * dimensions, query);
@@ -111,25 +148,37 @@ export function sampledSimilarities(
   return { cosine, mean, deviation: count ? Math.sqrt(Math.max(0, squares / count - mean * mean)) : 0 };
 }
 
-/** Every one of `ids` at `floor` similarity or above, filling `cosine` for all of them: one pass over the matrix. */
+/**
+ * Every visible tool at `floor` similarity or above, in catalogue order, with its cosine in `cosine`. A first pass
+ * bounds each row's cosine from above (over the non-zero components where the model's vectors are sparse, in 8 bits
+ * where they are dense), and only the rows it puts at the floor get the exact dot product, so the tools and their
+ * cosines are those of the full pass; only those over the floor are asked whether they are visible. Other rows keep
+ * what `cosine` held (NaN outside the sample and the head): nothing reads them.
+ */
 export function overFloor(
   entry: Vectors,
   query: Float32Array,
-  ids: readonly number[],
+  visible: (id: number) => boolean,
   cosine: Float64Array,
   floor: number,
 ): number[] {
   const matrix = entry.matrix ?? pack(entry);
-  const { has, dimensions } = entry;
+  const { has, dimensions, sparse, quantized } = entry;
+  const bounds = sparse
+    ? sparseBounds(sparse, query, floor)
+    : quantized && floor > -1
+      ? quantizedBounds(quantized, query)
+      : undefined;
   const out: number[] = [];
-  for (const id of ids) {
+  for (let id = 0; id < has.length; id++) {
     if (!has[id]) continue;
     let c = cosine[id] as number;
     if (Number.isNaN(c)) {
+      if (bounds && (bounds[id] as number) < floor - PREFILTER_MARGIN) continue;
       c = dotAt(matrix, id * dimensions, query);
       cosine[id] = c;
     }
-    if (c >= floor) out.push(id);
+    if (c >= floor && visible(id)) out.push(id);
   }
   return out;
 }

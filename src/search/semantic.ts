@@ -34,25 +34,25 @@ export function createSemanticRanker(
       const plain = (): RankResult => ({ ...lexical, ids: lexical.ids.slice(0, take) });
       // An empty query lists the catalogue and a query of stopwords matches nothing: no model is asked.
       if (lexical.keywords.length === 0) return plain();
-      const ids: number[] = [];
-      for (let id = 0; id < catalogue.tools.length; id++) if (visible(id)) ids.push(id);
       try {
         const [queryVector, vectors] = await withTimeout(
           Promise.all([
             toolVectors(options, key, [queryItem(query)], 'query'),
-            catalogueVectors(options, key, catalogue, ids),
+            catalogueVectors(options, key, catalogue, visible),
           ]),
           options.timeoutMs,
         );
         const q = queryVector[0] as Float32Array;
         // The model abstained on the query: the keywords alone rank it.
         if (q.length === 0) return plain();
-        const sims = sampledSimilarities(vectors, q, ids, lexical.ids.slice(0, FUSION_DEPTH));
+        const sims = sampledSimilarities(vectors, q, visible, lexical.ids.slice(0, FUSION_DEPTH));
         // The floor is searched only where the model earned trust (or the keywords found nothing): on noise, the
         // whole catalogue would pass some floor, and the pass over every vector would cost five keyword searches.
         const sure = confidence(sims, lexical.ids);
         const floorTools =
-          sure > 0 || lexical.ids.length === 0 ? overFloor(vectors, q, ids, sims.cosine, options.minSimilarity) : [];
+          sure > 0 || lexical.ids.length === 0
+            ? overFloor(vectors, q, visible, sims.cosine, options.minSimilarity)
+            : [];
         return fuseRankings(lexical, members, floorTools, sims, options.weight * sure, take);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

@@ -7,6 +7,8 @@ import {
   type Tool,
 } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
+import { PREFILTER_MARGIN, sparseBounds, sparseColumns } from '../../src/search/semantic-prefilter.ts';
+import { quantizedBounds, quantizedRows } from '../../src/search/semantic-quantized.ts';
 import { catalogue, names, recordingLogger } from './fixtures.ts';
 
 const ok = (result: SearchResult | SearchErrorResult): SearchResult => {
@@ -354,5 +356,174 @@ describe('the semantic ranker hook', () => {
     );
     const { options } = createToolSearch({ semantic: { embed: async () => [] } });
     expect(options.semantic).toMatchObject({ weight: 0.25, minSimilarity: 0.5, timeoutMs: 2000 });
+  });
+});
+
+/** A seeded generator (mulberry32), so the synthetic catalogues repeat. */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A unit vector in float32, as the layer stores it. */
+const unitRow = (v: number[]): Float32Array => {
+  const norm = Math.sqrt(v.reduce((a, x) => a + x * x, 0));
+  return Float32Array.from(v, (x) => x / norm);
+};
+
+describe('the first pass of the floor search over a sparse model', () => {
+  const D = 64;
+  const random = seeded(7);
+  const sparseVector = (nonZero: number): number[] => {
+    const v = new Array<number>(D).fill(0);
+    for (let k = 0; k < nonZero; k++) v[Math.floor(random() * D)] = random() * 2 - 1;
+    return v;
+  };
+  const queries = [...Array.from({ length: 6 }, () => unitRow(sparseVector(12))), unitRow(sparseVector(200))];
+  // 1,500 random sparse rows, and per query rows a hair over and under the floors below (a mix of the query and noise).
+  const rows: Float32Array[] = Array.from({ length: 1500 }, () => unitRow(sparseVector(6)));
+  for (const q of queries.slice(0, 6)) {
+    for (const target of [0.3, 0.5, 0.8]) {
+      for (const off of [-1e-4, 1e-4]) {
+        const noise = unitRow(sparseVector(3));
+        const along = Array.from(
+          noise,
+          (x, j) => x - (q[j] as number) * noise.reduce((a, y, i) => a + y * (q[i] as number), 0),
+        );
+        const n = Math.sqrt(along.reduce((a, x) => a + x * x, 0)) || 1;
+        const c = target + off;
+        rows.push(unitRow(Array.from(q, (x, j) => c * x + (Math.sqrt(1 - c * c) * (along[j] as number)) / n)));
+      }
+    }
+  }
+  const matrix = new Float32Array(rows.length * D);
+  rows.forEach((r, i) => {
+    matrix.set(r, i * D);
+  });
+  const has = new Uint8Array(rows.length).fill(1);
+  has[3] = 0;
+  const exact = (q: Float32Array, id: number): number => {
+    let s = 0;
+    for (let j = 0; j < D; j++) s += (matrix[id * D + j] as number) * (q[j] as number);
+    return s;
+  };
+
+  it('bounds every row from above, so no row at the floor is left out, and leaves few rows to the exact pass', () => {
+    const columns = sparseColumns(matrix, has, D);
+    expect(columns).toBeDefined();
+    for (const floor of [-0.2, 0, 0.3, 0.5, 0.8]) {
+      for (const [qi, q] of queries.entries()) {
+        const bounds = Float64Array.from(sparseBounds(columns as NonNullable<typeof columns>, q, floor));
+        let kept = 0;
+        let over = 0;
+        const wrong: string[] = [];
+        for (let id = 0; id < rows.length; id++) {
+          if (!has[id]) continue;
+          const cosine = exact(q, id);
+          const bound = bounds[id] as number;
+          if (bound < cosine - 1e-12) wrong.push(`row ${id}: bound ${bound} under cosine ${cosine}`);
+          if (cosine >= floor) over++;
+          if (bound >= floor - PREFILTER_MARGIN) kept++;
+        }
+        expect(wrong).toEqual([]);
+        // The rows made for each sparse query put some over every floor, a hair away from it.
+        if (qi < 6) expect(over).toBeGreaterThan(0);
+        // A sparse query at a floor of 0.5 leaves under a tenth of the rows to the exact pass.
+        if (floor === 0.5 && qi < 6) expect(kept).toBeLessThan(rows.length / 10);
+      }
+    }
+  });
+
+  it('is not built for a dense model, whose 8-bit pass bounds every row from above and leaves few to the exact pass', () => {
+    // 1,001 dense rows (an odd count: the last pair has one row) of 300 dimensions (two chunks of the 8-bit sums),
+    // some a hair over and under the floor of 0.5 for the query.
+    const d = 300;
+    const denseVector = (): number[] => Array.from({ length: d }, () => random() * 2 - 1);
+    const q = unitRow(denseVector());
+    const dense: Float32Array[] = Array.from({ length: 1001 }, (_, i) => {
+      if (i % 100 !== 0) return unitRow(denseVector());
+      const noise = denseVector();
+      const dot = noise.reduce((a, x, j) => a + x * (q[j] as number), 0);
+      const along = noise.map((x, j) => x - dot * (q[j] as number));
+      const norm = Math.sqrt(along.reduce((a, x) => a + x * x, 0));
+      const c = 0.5 + (i % 200 === 0 ? 1e-4 : -1e-4);
+      return unitRow(along.map((x, j) => c * (q[j] as number) + (Math.sqrt(1 - c * c) * x) / norm));
+    });
+    const matrix = new Float32Array(dense.length * d);
+    dense.forEach((r, i) => {
+      matrix.set(r, i * d);
+    });
+    const has = new Uint8Array(dense.length).fill(1);
+    has[7] = 0;
+    expect(sparseColumns(matrix, has, d)).toBeUndefined();
+    const bounds = quantizedBounds(quantizedRows(matrix, has, d), q);
+    const wrong: string[] = [];
+    let kept = 0;
+    let over = 0;
+    for (let id = 0; id < dense.length; id++) {
+      if (!has[id]) continue;
+      let cosine = 0;
+      for (let j = 0; j < d; j++) cosine += (matrix[id * d + j] as number) * (q[j] as number);
+      if ((bounds[id] as number) < cosine - 1e-12) wrong.push(`row ${id}: bound ${bounds[id]} under cosine ${cosine}`);
+      if (cosine >= 0.5) over++;
+      if ((bounds[id] as number) >= 0.5 - PREFILTER_MARGIN) kept++;
+    }
+    expect(wrong).toEqual([]);
+    expect(over).toBe(6);
+    expect(kept).toBeLessThan(30);
+  });
+
+  it('finds through the public API exactly the tools over the floor, near misses out, outside enabled groups never', async () => {
+    // 20 keyword matches the model agrees with (cosine 0.9), 6 tools without a keyword at 0.5 + 1e-3, 30 at 0.5 - 1e-3,
+    // the rest orthogonal: the sparse first pass runs (two non-zero components of 128) on 2,000 tools, and the 8-bit
+    // one where the same vectors are made dense (an orthogonal turn keeps every cosine).
+    const tools: Tool[] = Array.from({ length: 2000 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: i < 20 ? `apple gadget ${i}` : `widget ${i}`,
+      groups: [i >= 20 && i < 26 ? 'close' : 'rest'],
+    }));
+    const cosineOf = (i: number): number => (i < 20 ? 0.9 : i < 26 ? 0.5 + 1e-3 : i < 56 ? 0.5 - 1e-3 : 0);
+    const vectorOf = (text: string, kind: 'tool' | 'query'): number[] => {
+      const v = new Array<number>(128).fill(0);
+      const i = Number(/tool (\d+)/.exec(text)?.[1]);
+      const c = kind === 'query' ? 1 : cosineOf(i);
+      v[0] = c;
+      if (c < 1) v[1 + (i % 127)] = Math.sqrt(1 - c * c);
+      return v;
+    };
+    // A Householder reflection (v - 2 (u.v) u, u a dense unit vector) turns each sparse vector into a dense one.
+    const u = Array.from({ length: 128 }, (_, j) => Math.cos(j + 1) / 8);
+    const uNorm = Math.sqrt(u.reduce((a, x) => a + x * x, 0));
+    const turned = (text: string, kind: 'tool' | 'query'): number[] => {
+      const v = vectorOf(text, kind);
+      const along = (2 * v.reduce((a, x, j) => a + x * (u[j] as number), 0)) / (uNorm * uNorm);
+      return v.map((x, j) => x - along * (u[j] as number));
+    };
+    for (const model of [vectorOf, turned]) {
+      const layer = createToolSearch({
+        ...quiet(),
+        maxSearchResults: 0,
+        semantic: { embed: countingEmbed(model).embed },
+      });
+      const all = ok(await layer.search({ sessionId: 's', tools }, { query: 'apple', limit: 100 }));
+      const over = tools.filter((_, i) => cosineOf(i) >= 0.5).map((t) => t.name);
+      expect(all.found).toBe(over.length);
+      expect(new Set(names(all.tools))).toEqual(new Set(over));
+      const rest = ok(
+        await layer.search({ sessionId: 's', tools, enabledGroups: ['rest'] }, { query: 'apple', limit: 100 }),
+      );
+      expect(rest.found).toBe(20);
+      expect(names(rest.tools).every((name) => Number(name.slice(5)) < 20)).toBe(true);
+      // Six visible tools (a sample of the step-th positions holds too few): no keyword matches, the floor finds them all.
+      const close = ok(
+        await layer.search({ sessionId: 's', tools, enabledGroups: ['close'] }, { query: 'apple', limit: 100 }),
+      );
+      expect(close.found).toBe(6);
+      expect(new Set(names(close.tools))).toEqual(new Set(over.slice(20)));
+    }
   });
 });
