@@ -3,7 +3,7 @@
 import type { Tool } from '../src/core/types.ts';
 import { buildIndex, PARAMS } from '../src/search/build.ts';
 import { rankFeatures } from '../src/search/rank.ts';
-import { FEATURES } from '../src/search/rerank.ts';
+import { FEATURES } from '../src/search/rerank-features.ts';
 import type { BenchSet } from './data.ts';
 
 /** Features per candidate. */

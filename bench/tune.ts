@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Tool } from '../src/core/types.ts';
 import { buildIndex, PARAMS } from '../src/search/build.ts';
 import { rankTools } from '../src/search/rank.ts';
-import { FEATURES } from '../src/search/rerank.ts';
+import { FEATURES } from '../src/search/rerank-features.ts';
 import { labelledSets, loadSet } from './data.ts';
 import { score } from './metrics.ts';
 import { winkBm25TunedPeer } from './peers/wink-bm25-tuned.ts';

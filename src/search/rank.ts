@@ -1,5 +1,6 @@
 import { type BuiltIndex, PARAMS, type ToolIndex } from './build.ts';
-import { candidateFeatures, type QueryEvidence, queryPairs, rerank } from './rerank.ts';
+import { type QueryEvidence, queryPairs, rerank } from './rerank.ts';
+import { candidateFeatures } from './rerank-features.ts';
 import { acquire, memo, release } from './scratch.ts';
 import { isStopword } from './stopwords.ts';
 import { findSubstring } from './substring.ts';

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/core/types.ts';
 import { type BuiltIndex, buildIndex, PARAMS } from '../../src/search/build.ts';
 import { rankFeatures, rankTools } from '../../src/search/rank.ts';
-import { FEATURES, isCjk, queryPairs } from '../../src/search/rerank.ts';
+import { isCjk, queryPairs } from '../../src/search/rerank.ts';
+import { FEATURES, linearScore } from '../../src/search/rerank-features.ts';
 import { tokenize } from '../../src/search/tokenize.ts';
 
 const names = (ids: readonly number[], list: readonly Tool[]): string[] => ids.map((id) => list[id]?.name as string);
@@ -94,22 +95,66 @@ describe('second-stage features', () => {
       }
   });
 
-  it('reorders by the fitted weights, only among the best candidates, the same way on every page', () => {
+  it('reorders by the weight of adjacent pairs, only among the best candidates, the same way on every page', () => {
     const saved = PARAMS.stage2.slice();
     try {
-      const index = buildIndex(list);
-      const query = 'latest currency amount';
+      const quotes: Tool[] = [
+        { name: 'stock_quote', description: 'Stock quote: bid, ask and last price' },
+        { name: 'history', description: 'Stock price history over the years' },
+        // Tools without either word, so both are rare enough to weigh.
+        ...['weather', 'calendar', 'email', 'maps', 'notes', 'music'].map((name) => ({
+          name,
+          description: `The ${name}`,
+        })),
+      ];
+      const index = buildIndex(quotes);
+      const query = 'stock price';
       PARAMS.stage2 = [0, 0, 0, 0, 0, 0];
       const plain = rankTools(index, query).ids;
-      // A large weight on parameter-name coverage puts the only tool with such parameters first.
-      PARAMS.stage2 = [0, 0, 5, 0, 0, 0];
+      // A large weight on the pairs puts the tool holding "stock price" adjacent first.
+      PARAMS.stage2 = [0, 0, 0, 0, 50, 0];
       const weighted = rankTools(index, query).ids;
-      expect(names(weighted, list)[0]).toBe('convert_currency');
+      expect(names(plain, quotes)[0]).toBe('stock_quote');
+      expect(names(weighted, quotes)[0]).toBe('history');
       expect(new Set(weighted)).toEqual(new Set(plain));
       for (let take = 1; take <= weighted.length; take++)
         expect(rankTools(index, query, { take }).ids).toEqual(weighted.slice(0, take));
     } finally {
       PARAMS.stage2 = saved;
     }
+  });
+});
+
+describe('the query-time second stage', () => {
+  const words = ['send', 'email', 'message', 'read', 'file', 'list', 'user', 'create', 'delete', 'search', 'rate'];
+  // Tools whose names and descriptions hold the same words in different orders, so adjacent pairs decide ties.
+  const list: Tool[] = Array.from({ length: 60 }, (_, i) => {
+    const pick = (k: number) => words[(i * (k + 3) + k * k) % words.length] as string;
+    return {
+      name: `${pick(0)}_${pick(1)}_${i}`,
+      description: `${pick(2)} ${pick(3)} ${pick(4)} ${pick(1)} ${pick(0)}`,
+    };
+  });
+
+  it('weighs only the pairs, as the shipped weights do', () => {
+    // rerank.ts computes the pairs alone: a tuner shipping another weight must compute that feature there too.
+    expect(PARAMS.stage2.map((w, f) => (f === FEATURES.indexOf('pairs') - 1 ? 0 : w))).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('orders the best candidates exactly as the full linear model over every feature does', () => {
+    const index = buildIndex(list);
+    const queries = ['send email message', 'read file list', 'create user rate', 'delete search file', 'email send'];
+    let reordered = 0;
+    for (const query of queries) {
+      const { ids, features } = rankFeatures(index, query, PARAMS.rerankTop);
+      const rows = features.length / FEATURES.length;
+      const full = Array.from({ length: rows }, (_, i) => i)
+        .sort((a, b) => linearScore(features, b, PARAMS.stage2) - linearScore(features, a, PARAMS.stage2) || a - b)
+        .map((i) => ids[i] as number);
+      expect(rankTools(index, query, { take: rows }).ids).toEqual(full);
+      if (full.some((id, i) => id !== ids[i])) reordered++;
+    }
+    // The comparison would prove little if the pairs never changed the first stage's order.
+    expect(reordered).toBeGreaterThan(0);
   });
 });
