@@ -119,7 +119,11 @@ async function bundle(entry: string, external: string[]): Promise<Bundle> {
   // The metafile names outputs relative to the working directory; output files carry absolute paths.
   const byPath = new Map(split.outputFiles.map((f) => [f.path, f]));
   const file = (path: string) => byPath.get(resolve(path)) as OutputFile;
-  const main = Object.keys(meta.outputs).find((path) => meta.outputs[path]?.entryPoint !== undefined) as string;
+  // Each dynamically imported module is an entry point of the split build too: the main output is the entry's own.
+  const main = Object.keys(meta.outputs).find((path) => {
+    const from = meta.outputs[path]?.entryPoint;
+    return from !== undefined && resolve(from) === resolve(entry);
+  }) as string;
   const loaded = closure(meta, main, new Set());
   const lazy: LazyChunk[] = [];
   for (const path of loaded)
