@@ -4,6 +4,7 @@ import { type DiscoveredRecord, decodeRecord, mergeRecords } from './discovered.
 import { ToolSearchError } from './errors.ts';
 import type { Emit } from './events.ts';
 import { MAX_FALLBACK_SESSIONS } from './limits.ts';
+import { withTimeout } from './timeout.ts';
 
 /**
  * Turns a session's stored value into the next one. Pure: a store may call it more than once (a retry, a
@@ -113,20 +114,7 @@ export function guardStore(store: DiscoveredStore, options: GuardOptions): Guard
     } catch (error) {
       return Promise.reject(error);
     }
-    if (timeoutMs === 0) return work;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs);
-      work.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
+    return withTimeout(work, timeoutMs, `${what} took longer than ${timeoutMs} ms`);
   }
 
   function answered(sessionId: string, record: DiscoveredRecord | undefined, was: Held | undefined, kept: unknown) {

@@ -1,5 +1,6 @@
 // The ranker hook: the host's embedding model, fused with the built-in ranking where it agrees with it (fusion.ts).
 import type { Catalogue } from '../core/catalogue.ts';
+import { withTimeout } from '../core/timeout.ts';
 import { confidence, FUSION_DEPTH, fuseRankings } from './fusion.ts';
 import { type RankResult, rankTools } from './index.ts';
 import { queryItem, toolVectors, vectorKeyOf } from './semantic-cache.ts';
@@ -41,6 +42,7 @@ export function createSemanticRanker(
             catalogueVectors(options, key, catalogue, visible),
           ]),
           options.timeoutMs,
+          `embed did not answer within ${options.timeoutMs} ms`,
         );
         const q = queryVector[0] as Float32Array;
         // The model abstained on the query: the keywords alone rank it.
@@ -66,21 +68,4 @@ export function createSemanticRanker(
       }
     },
   };
-}
-
-/** Rejects when `promise` has not settled within `ms`; the work goes on and fills the cache for later searches. */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`embed did not answer within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
