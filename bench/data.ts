@@ -1,7 +1,8 @@
-// Loads the labelled catalogues in ../shared/bench (never copied into this repo).
-import { readFileSync } from 'node:fs';
+// Loads the labelled catalogues in bench/data/ (gzip JSON, copied with their origin and license in its README).
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 export interface BenchTool {
   name: string;
@@ -22,23 +23,25 @@ export interface BenchSet {
   queries: BenchQuery[];
 }
 
-/** The shared bench folder: BENCH_DATA overrides, else ../shared/bench beside the checkout. */
-export const benchDir: string =
-  process.env.BENCH_DATA ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'bench');
+/** The data folder: BENCH_DATA overrides, else bench/data in this repository. */
+export const benchDir: string = process.env.BENCH_DATA ?? join(dirname(fileURLToPath(import.meta.url)), 'data');
 
-const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+/** Reads `<file>.json`, or `<file>.json.gz` where only that is there; undefined when neither is. */
+function readJson(pathWithoutExtension: string): unknown {
+  const plain = `${pathWithoutExtension}.json`;
+  if (existsSync(plain)) return JSON.parse(readFileSync(plain, 'utf8'));
+  const packed = `${plain}.gz`;
+  if (existsSync(packed)) return JSON.parse(gunzipSync(readFileSync(packed)).toString('utf8'));
+  return undefined;
+}
 
-/** Reads one set; tools get `groups: [group]` as the adapters map them. */
+/** Reads one set; tools get `groups: [group]` as the adapters map them. A set with no tools file throws, naming the folder. */
 export function loadSet(name: string): BenchSet {
-  const tools = (readJson(join(benchDir, name, 'tools.json')) as BenchTool[]).map((t) =>
-    t.group === undefined ? t : { ...t, groups: [t.group] },
-  );
-  let queries: BenchQuery[] = [];
-  try {
-    queries = readJson(join(benchDir, name, 'queries.json')) as BenchQuery[];
-  } catch {
-    // the MCP captures have no labels
-  }
+  const raw = readJson(join(benchDir, name, 'tools'));
+  if (!Array.isArray(raw)) throw new Error(`bench: no tools.json or tools.json.gz in ${join(benchDir, name)}`);
+  const tools = (raw as BenchTool[]).map((t) => (t.group === undefined ? t : { ...t, groups: [t.group] }));
+  // The MCP captures have no labels.
+  const queries = (readJson(join(benchDir, name, 'queries')) as BenchQuery[] | undefined) ?? [];
   return { name, tools, queries };
 }
 
@@ -53,6 +56,9 @@ export const labelledSets: readonly string[] = [
   'acebench-zh',
   'stabletoolbench',
 ];
+
+/** The catalogues without labels, for token and cost measurements. */
+export const catalogueSets: readonly string[] = ['mcp-github', 'mcp-npm-capture'];
 
 /**
  * Catalogues concatenated, then repeated with renamed copies (`name__2`, `name__3`, ...) until `size`
