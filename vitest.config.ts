@@ -7,6 +7,12 @@ import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
 import { packageAliases } from './scripts/package-entries.mjs';
 
+// No path at all when none is found: Playwright then says which browser it lacks.
+const chromiumPath = () => {
+  const path = findChromium()?.path;
+  return path ? { executablePath: path } : {};
+};
+
 const coreTests = ['test/core/**/*.test.ts'];
 const distCheck = ['scripts/vitest-dist-check.mjs'];
 
@@ -63,7 +69,7 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
-            provider: playwright({ launchOptions: { executablePath: findChromium()?.path, args: CHROMIUM_ARGS } }),
+            provider: playwright({ launchOptions: { ...chromiumPath(), args: CHROMIUM_ARGS } }),
             instances: [{ browser: 'chromium' }],
             // The page shows nothing worth a picture; failures are in the report.
             screenshotFailures: false,

@@ -186,7 +186,7 @@ export async function anthropicSession(
   const recorded: Recorded[] = [];
   let id = 0;
   let pending: ContentBlockParam[] = [];
-  for (const { turn, step, newTurn } of steps(script, catalogue as Tool[], mode)) {
+  for (const { turn, step, newTurn } of steps(script, catalogue as readonly Tool[], mode)) {
     if (newTurn) messages.push({ role: 'user', content: [...pending, { type: 'text', text: USER_TEXT(turn) }] });
     else if (pending.length) messages.push({ role: 'user', content: pending });
     pending = [];
@@ -251,7 +251,7 @@ export async function chatSession(
   const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM }];
   const recorded: Recorded[] = [];
   let id = 0;
-  for (const { turn, step, newTurn } of steps(script, catalogue as Tool[], mode)) {
+  for (const { turn, step, newTurn } of steps(script, catalogue as readonly Tool[], mode)) {
     if (newTurn) messages.push({ role: 'user', content: USER_TEXT(turn) });
     const body = await prepareChatCompletion(layer, { model: 'gpt-5', messages, tools }, options);
     const name = step.kind === 'search' ? 'search_tools' : mode === 'bridge' ? 'call_tool' : step.name;
@@ -297,7 +297,7 @@ export async function responsesNativeSession(
   const recorded: Recorded[] = [];
   const namespaceOf = new Map<string, string>();
   let id = 0;
-  for (const { turn, step, newTurn } of steps(script, catalogue as Tool[], 'native')) {
+  for (const { turn, step, newTurn } of steps(script, catalogue as readonly Tool[], 'native')) {
     if (newTurn) input.push({ role: 'user', content: USER_TEXT(turn) });
     const body = await prepareResponse(layer, { model: 'gpt-5.4', instructions: SYSTEM, input, tools }, options);
     const item =

@@ -41,7 +41,7 @@ export async function catalogueShape(
   const found: Tool[] = [];
   for (const query of queries.slice(0, 20)) {
     const result = await layer.search({ sessionId: 'cost', tools }, { query });
-    if ('tools' in result) found.push(...result.tools);
+    if ('tools' in result) found.push(...(result.tools as readonly Tool[]));
   }
   const sizes = new Map<string, number>();
   for (const tool of tools) {

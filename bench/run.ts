@@ -81,7 +81,8 @@ const results: BenchResults = {
 if (selected.includes('quality')) {
   log('quality...');
   results.quality = await measureQuality(labelledSets.map(set), peers, settings.quality);
-  results.tuning = readTuning(join(here, 'results', 'tune.json'));
+  const tuning = readTuning(join(here, 'results', 'tune.json'));
+  if (tuning) results.tuning = tuning;
 }
 
 let semantic: SemanticRow[] | undefined;

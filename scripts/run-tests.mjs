@@ -10,7 +10,9 @@ rmSync(vitestJson, { force: true });
 rmSync(playwrightJson, { force: true });
 
 const parts = [
-  { name: 'typecheck (tsc --noEmit)', command: 'tsc', args: ['--noEmit'] },
+  { name: 'typecheck src (tsc --noEmit)', command: 'tsc', args: ['--noEmit'] },
+  { name: 'typecheck test, bench, scripts', command: 'tsc', args: ['--noEmit', '-p', 'tsconfig.tests.json'] },
+  { name: 'typecheck workerd tests', command: 'tsc', args: ['--noEmit', '-p', 'test/workerd/tsconfig.json'] },
   { name: 'lint (biome check)', command: 'biome', args: ['check', '.'] },
   { name: 'package (publint, attw esm-only)', command: 'publint', args: ['--strict'] },
   { name: 'package types (attw)', command: 'attw', args: ['--pack', '.', '--profile', 'esm-only'] },

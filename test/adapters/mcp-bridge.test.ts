@@ -22,8 +22,8 @@ beforeAll(async () => {
     ['refund_order', 'Refund an order'],
     ['apply_coupon', 'Apply a coupon code to the cart'],
     ['check_stock', 'Check whether a product is in stock'],
-  ]) {
-    server.registerTool(name as string, { description, inputSchema: z.object({ id: z.string() }) }, async ({ id }) => {
+  ] as const) {
+    server.registerTool(name, { description, inputSchema: z.object({ id: z.string() }) }, async ({ id }) => {
       calls.push(`${name}:${id}`);
       return { content: [{ type: 'text', text: `${name} ${id} done` }] };
     });

@@ -113,7 +113,8 @@ describe.each(majors)('Chat Completions, bridge (%s)', (_major, Client) => {
     const names = (provider.body(0).tools as { function: { name: string } }[]).map((t) => t.function.name);
     expect(names).toEqual(['search_tools', 'call_tool']);
     expectUnchanged(calls);
-    for (const call of calls) expect(call.tool).toBe(chatTools.find((t) => t.function.name === call.name));
+    for (const call of calls)
+      expect(call.tool).toBe(chatTools.find((t) => 'function' in t && t.function.name === call.name));
     expect(lastResult(messages.slice(0, -1))).toMatchObject({ notCalled: 'wipe_disk' });
     for (const request of provider.requests) expectValidRequest('CreateChatCompletionRequest', request.body);
   });

@@ -408,7 +408,7 @@ describe('Responses API, native mode (client tool_search, defer_loading)', () =>
       { input: 'hi', tools: responsesTools },
       { sessionId: 'ns', native: true, groupOf: (name) => groupNames[name] },
     );
-    const tools = request.tools as Record<string, unknown>[];
+    const tools = request.tools as unknown as Record<string, unknown>[];
     const namespaces = tools.filter((t) => t.type === 'namespace').map((t) => t.name);
     expect(namespaces).toEqual(['Mail_Calendar', 'Mail_Calendar_2', 'calculator_2']);
     expect(tools.filter((t) => t.type === 'function').map((t) => t.name)).toContain('calculator');

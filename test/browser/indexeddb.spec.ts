@@ -24,7 +24,8 @@ async function openTab(context: BrowserContext, problems: string[]): Promise<Pag
 
 /** Starts `work` in every tab, then releases them all with one BroadcastChannel message, so their store calls overlap. */
 async function together<A>(tabs: Page[], args: A[], work: (arg: A) => Promise<TabRun>): Promise<TabRun[]> {
-  const runs = tabs.map((tab, i) => tab.evaluate(work, args[i] as A));
+  // Playwright types an argument by what survives structured cloning; the plain JSON passed here survives whole.
+  const runs = tabs.map((tab, i) => tab.evaluate(work as (arg: unknown) => Promise<TabRun>, args[i]));
   for (const tab of tabs) await tab.waitForFunction(() => (window as unknown as { waiting?: boolean }).waiting);
   await tabs[0]?.evaluate(() => new BroadcastChannel('start').postMessage('go'));
   return Promise.all(runs);

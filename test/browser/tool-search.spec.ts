@@ -1,6 +1,8 @@
 // One session through the public API in real Chromium: the layer replaces a large tool list,
 // finds tools for an English and a Chinese query (Intl.Segmenter splits the Chinese), exposes
 // what it found on the next round, and forgets it on clear.
+
+import type { SearchResult } from 'tool-search-layer';
 import { expect, test } from './fixtures.ts';
 
 test('prepare, search in English and Chinese, prepare again, clear', async ({ page }) => {
@@ -36,10 +38,12 @@ test('prepare, search in English and Chinese, prepare again, clear', async ({ pa
     const layer = createToolSearch();
     const sessionId = 'browser-session';
     const names = (list: readonly { name: string }[]) => list.map((t) => t.name);
+    const pageOf = (result: object) =>
+      'tools' in result ? (result as SearchResult) : { found: -1, tools: [], hint: '' };
 
     const first = await layer.prepare({ sessionId, tools });
-    const english = await layer.search({ sessionId, tools }, { query: 'send an email' });
-    const chinese = await layer.search({ sessionId, tools }, { query: '查询天气' });
+    const english = pageOf(await layer.search({ sessionId, tools }, { query: 'send an email' }));
+    const chinese = pageOf(await layer.search({ sessionId, tools }, { query: '查询天气' }));
     const second = await layer.prepare({ sessionId, tools });
     await layer.clear(sessionId);
     const afterClear = await layer.prepare({ sessionId, tools });

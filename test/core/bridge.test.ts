@@ -86,7 +86,7 @@ describe('bridge: the tools block', () => {
     expect(JSON.stringify(after.tools)).toBe(JSON.stringify(before.tools));
     expect(after.tools[0]?.description).not.toContain('book_flight');
     const found = await layer.search(grown, { query: 'flight' });
-    expect(names((found as { tools: Tool[] }).tools)).toContain('book_flight');
+    expect(names((found as unknown as { tools: Tool[] }).tools)).toContain('book_flight');
     expect(await layer.callTool(grown, { name: 'book_flight', arguments: { to: 'Oslo' } })).toMatchObject({ ok: true });
     // Another session that starts with the grown catalogue lists it: the block is per session.
     const fresh = await layer.prepare({ ...grown, sessionId: 'other' });
@@ -174,7 +174,7 @@ describe('bridge: the tools block', () => {
     const layer = createToolSearch({ ...quiet(), exposure: 'bridge' });
     const result = await layer.search({ sessionId: 's', tools: catalogue }, { query: 'weather' });
     expect((result as { hint: string }).hint).toMatch(/call_tool/);
-    expect((result as { tools: Tool[] }).tools[0]?.parameters).toEqual(catalogue[3]?.parameters);
+    expect((result as unknown as { tools: Tool[] }).tools[0]?.parameters).toEqual(catalogue[3]?.parameters);
     const zh = createToolSearch({ ...quiet(), exposure: 'bridge', locale: 'zh' });
     expect(
       ((await zh.search({ sessionId: 's', tools: catalogue }, { query: 'weather' })) as { hint: string }).hint,

@@ -1,6 +1,6 @@
 // searchResults: 'compact': a one-line parameter summary per found tool, for the modes where the full
 // definition reaches the model in the next round's tools anyway; refused with the bridge.
-import { createToolSearch, type SearchResult, type Tool, ToolSearchError } from 'tool-search-layer';
+import { createToolSearch, type SearchContext, type SearchResult, type Tool, ToolSearchError } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
 import { catalogue, recordingLogger, searchTurn } from './fixtures.ts';
 
@@ -26,7 +26,7 @@ const rich: Tool = {
   },
 };
 
-const search = async (layer: ReturnType<typeof createToolSearch>, query: string, ctx = context) =>
+const search = async (layer: ReturnType<typeof createToolSearch>, query: string, ctx: SearchContext = context) =>
   (await layer.search(ctx, { query, limit: 2 })) as SearchResult;
 
 describe('compact search results', () => {

@@ -43,7 +43,7 @@ describe('serializeIndex and loadIndex', () => {
     expect(loadIndex(text, changed)).toBe(false);
     expect(loadIndex(text, tools.slice(1))).toBe(false);
     const keywords = copy();
-    (keywords[1] as { keywords: string[] }).keywords = ['bids'];
+    (keywords[1] as unknown as { keywords: string[] }).keywords = ['bids'];
     expect(loadIndex(text, keywords)).toBe(false);
     const other = getToolIndex(changed);
     expect(rankTools(other, 'text message').ids[0]).toBe(3);

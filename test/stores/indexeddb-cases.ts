@@ -229,7 +229,8 @@ export function indexedDbCases(label: string): void {
       const logger = recordingLogger();
       const layer = createToolSearch({ store: createIndexedDbStore({ dbName }), logger, storeRetryMs: 0 });
       const context = { sessionId: 's', tools: catalogue };
-      const names = (result: { tools?: { name: string }[] }) => result.tools?.map((t) => t.name) ?? [];
+      const names = (result: object) =>
+        'tools' in result ? (result.tools as { name: string }[]).map((t) => t.name) : [];
       const before = names(await layer.search(context, { query: 'send email', limit: 1 }));
       await upgrade(dbName, (db) => db.deleteObjectStore('discovered'));
       const during = names(await layer.search(context, { query: 'forecast', limit: 1 }));

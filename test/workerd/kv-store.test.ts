@@ -168,7 +168,8 @@ describe('a failing KV store does not fail the round', () => {
     const logger = { warn: (m: string) => warnings.push(m), debug: () => {} };
     const layer = createToolSearch({ store, logger, storeTimeoutMs });
     const first = await layer.prepare({ sessionId: 's', tools });
-    const found = await layer.search({ sessionId: 's', tools }, { query: 'tool_3' });
+    const result = await layer.search({ sessionId: 's', tools }, { query: 'tool_3' });
+    const found = { tools: 'tools' in result ? result.tools : [] };
     const second = await layer.prepare({ sessionId: 's', tools });
     return { first, found, second, warnings };
   }
