@@ -12,7 +12,7 @@ export type { ResolvedOptions, ToolSearchOptions } from './core/options.ts';
 export type { FoundTool, SearchErrorResult, SearchResult } from './core/search-tool.ts';
 export { MAX_RELATED, SEARCH_TOOL_NAME } from './core/search-tool.ts';
 export type { DiscoveredView, SessionControl } from './core/sessions.ts';
-export type { DiscoveredStore, RecordUpdate } from './core/store-guard.ts';
+export type { DiscoveredStore, RecordUpdate, SharedSpace } from './core/store-guard.ts';
 export type { Texts } from './core/texts.ts';
 export { locales } from './core/texts.ts';
 export type { JsonSchema, Logger, Message, Tool, ToolCall } from './core/types.ts';

@@ -13,6 +13,20 @@ import { withTimeout } from './timeout.ts';
 export type RecordUpdate = (current: unknown) => unknown;
 
 /**
+ * What the sessions of a layer share, kept apart from every session's value: learned ranking credits per scope, a
+ * catalogue's tool vectors. Keys are chosen by the layer (`learn:<scope>`, `vectors:<model>:<hash>`) and are opaque
+ * strings of any length and content, like session ids; values are plain JSON of at most 100 KB that the layer
+ * decodes itself. `update` has the same duties as a session's: atomic where the backend allows, a merge where not.
+ */
+export interface SharedSpace {
+  /** The stored value, or undefined for a key never written. */
+  get(key: string): Promise<unknown>;
+  /** Applies `apply` to the stored value and resolves to the value after it; returning `current` writes nothing. */
+  update(key: string, apply: RecordUpdate): Promise<unknown>;
+  delete(key: string): Promise<void>;
+}
+
+/**
  * Where discovered sets live, keyed by opaque session ids. Values are plain JSON that the layer wrote
  * (versioned records) and decodes itself: a store never looks inside them. `update` applies the function to
  * the freshest value it can read and writes the result: atomically where the backend allows it (a
@@ -26,8 +40,13 @@ export interface DiscoveredStore {
   /** Applies `apply` to the stored value and resolves to the value after it. */
   update(sessionId: string, apply: RecordUpdate): Promise<unknown>;
   delete(sessionId: string): Promise<void>;
-  /** Empties every session of this store, and nothing else that shares its backend. */
+  /** Empties every session of this store and its shared space, and nothing else that shares its backend. */
   clear(): Promise<void>;
+  /**
+   * Values shared across sessions, never reachable through a session id. Optional: the layer keeps shared values
+   * of a store without it in memory.
+   */
+  readonly shared?: SharedSpace;
 }
 
 /** How the layer treats its store. */

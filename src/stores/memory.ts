@@ -1,7 +1,7 @@
 // The default store: a bounded map in process memory.
 
 import * as v from 'valibot';
-import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
+import type { DiscoveredStore, RecordUpdate, SharedSpace } from '../core/store-guard.ts';
 import { count, parseOptions } from '../core/validate.ts';
 
 /** Bounds of the memory store. */
@@ -10,6 +10,8 @@ export interface MemoryStoreOptions {
   readonly maxSessions?: number;
   /** A session untouched for this long is dropped, in milliseconds; 0 = never. Default one hour. */
   readonly idleTimeoutMs?: number;
+  /** Most shared values kept (learned credits per scope, vector chunks); the least recently used goes first. Default 1,000. */
+  readonly maxShared?: number;
   /** The clock, for tests. Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -18,6 +20,7 @@ const schema = v.strictObject(
   {
     maxSessions: count(1000, 1),
     idleTimeoutMs: count(3_600_000),
+    maxShared: count(1000, 1),
     now: v.optional(v.custom<() => number>((value) => typeof value === 'function', 'must be a function')),
   },
   'is not an option',
@@ -36,10 +39,43 @@ interface Entry {
 /* @__NO_SIDE_EFFECTS__ */
 export function createMemoryStore(options: MemoryStoreOptions = {}): DiscoveredStore {
   const parsed = parseOptions(schema, options, 'createMemoryStore');
-  const { maxSessions, idleTimeoutMs } = parsed;
+  const { maxSessions, idleTimeoutMs, maxShared } = parsed;
   const now = parsed.now ?? Date.now;
   // Map order is recency order: a touch re-inserts, so the oldest session is always first.
   const sessions = new Map<string, Entry>();
+
+  const shared = new Map<string, unknown>();
+
+  /** Shared values are not idle-expired: a scope's learned credits outlive any one session. */
+  function sharedSpace(max: number): SharedSpace {
+    const read = (key: string): unknown => {
+      const value = shared.get(key);
+      if (value !== undefined) {
+        shared.delete(key);
+        shared.set(key, value);
+      }
+      return value;
+    };
+    return {
+      async get(key) {
+        return read(key);
+      },
+      async update(key, apply) {
+        const current = read(key);
+        const next = apply(current);
+        if (next === current) return current;
+        if (next === undefined) shared.delete(key);
+        else {
+          shared.set(key, next);
+          if (shared.size > max) shared.delete(shared.keys().next().value as string);
+        }
+        return next;
+      },
+      async delete(key) {
+        shared.delete(key);
+      },
+    };
+  }
 
   function expire(time: number): void {
     if (idleTimeoutMs === 0) return;
@@ -82,6 +118,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): DiscoveredS
     },
     async clear() {
       sessions.clear();
+      shared.clear();
     },
+    shared: sharedSpace(maxShared),
   };
 }
