@@ -3,7 +3,7 @@ import type { DurableObjectStorage } from '@cloudflare/workers-types';
 import * as v from 'valibot';
 import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
 import { parseOptions } from '../core/validate.ts';
-import { prefixSchema, sessionKey } from './keys.ts';
+import { prefixSchema, sessionKey, sharedKey } from './keys.ts';
 
 /** Options of the Durable Object store. */
 export interface DurableObjectStoreOptions {
@@ -93,26 +93,32 @@ export function createDurableObjectStore(options: DurableObjectStoreOptions): Di
     return run;
   }
 
+  // One read and one update for both spaces: sessions under `<prefix>s:`/`h:`, shared values under `<prefix>x:`.
+  const read = (key: string) => (kv ? kv.get(key) : storage.get(key));
+  const change = (key: string, apply: RecordUpdate) => (kv ? updateSync(key, apply, kv) : updateGated(key, apply));
+  const keyOfShared = (key: string) => sharedKey(prefix, key, MAX_KEY_BYTES);
+
   return {
     name: 'durable-object',
-    async get(sessionId) {
-      const key = await keyOf(sessionId);
-      return kv ? kv.get(key) : storage.get(key);
-    },
-    async update(sessionId, apply) {
-      const key = await keyOf(sessionId);
-      return kv ? updateSync(key, apply, kv) : updateGated(key, apply);
-    },
+    get: async (sessionId) => read(await keyOf(sessionId)),
+    update: async (sessionId, apply) => change(await keyOf(sessionId), apply),
     async delete(sessionId) {
       await storage.delete(await keyOf(sessionId));
     },
     async clear() {
-      // Never deleteAll(): the object's own data lives in the same storage.
+      // Never deleteAll(): the object's own data lives in the same storage. The prefix covers the shared values.
       for (;;) {
         const keys = [...(await storage.list({ prefix, limit: DELETE_BATCH })).keys()];
         if (keys.length === 0) return;
         await storage.delete(keys);
       }
+    },
+    shared: {
+      get: async (key) => read(await keyOfShared(key)),
+      update: async (key, apply) => change(await keyOfShared(key), apply),
+      async delete(key) {
+        await storage.delete(await keyOfShared(key));
+      },
     },
   };
 }

@@ -9,7 +9,7 @@ import { parseOptions } from '../core/validate.ts';
 export interface IndexedDbStoreOptions {
   /** The database. Default `'tool-search-layer'`. Give the store a database of its own: the object store is created only with a new database. */
   readonly dbName?: string;
-  /** The object store inside it, one record per session id. Default `'discovered'`. */
+  /** The object store inside it, one record per session id (and one per shared value). Default `'discovered'`. */
   readonly storeName?: string;
 }
 
@@ -47,42 +47,44 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): Disco
     }
   }
 
+  // The read, the merge and the write share one readwrite transaction: IndexedDB runs overlapping ones in turn,
+  // so two tabs updating one key each see the other's write. (idb-keyval's update always puts.)
+  const change = (key: IDBValidKey, apply: RecordUpdate) =>
+    run((store) =>
+      store(
+        'readwrite',
+        (objects) =>
+          new Promise<unknown>((resolve, reject) => {
+            const read = objects.get(key);
+            read.onerror = () => reject(read.error);
+            read.onsuccess = () => {
+              try {
+                const current = read.result;
+                const next = apply(current);
+                if (next === current) return resolve(current);
+                if (next === undefined) objects.delete(key);
+                else objects.put(next, key);
+                promisifyRequest(objects.transaction).then(() => resolve(next), reject);
+              } catch (error) {
+                reject(error);
+              }
+            };
+          }),
+      ),
+    );
+  // Sessions are keyed by their id, a string; a shared value by an array, which no string key can equal.
+  const sharedKey = (key: string): IDBValidKey => ['shared', key];
+
   return {
     name: 'indexeddb',
-    get(sessionId) {
-      return run((store) => get(sessionId, store));
-    },
-    update(sessionId, apply: RecordUpdate) {
-      // The read, the merge and the write share one readwrite transaction: IndexedDB runs overlapping ones in
-      // turn, so two tabs updating one session each see the other's write. (idb-keyval's update always puts.)
-      return run((store) =>
-        store(
-          'readwrite',
-          (objects) =>
-            new Promise<unknown>((resolve, reject) => {
-              const read = objects.get(sessionId);
-              read.onerror = () => reject(read.error);
-              read.onsuccess = () => {
-                try {
-                  const current = read.result;
-                  const next = apply(current);
-                  if (next === current) return resolve(current);
-                  if (next === undefined) objects.delete(sessionId);
-                  else objects.put(next, sessionId);
-                  promisifyRequest(objects.transaction).then(() => resolve(next), reject);
-                } catch (error) {
-                  reject(error);
-                }
-              };
-            }),
-        ),
-      );
-    },
-    delete(sessionId) {
-      return run((store) => del(sessionId, store));
-    },
-    clear() {
-      return run((store) => clearAll(store));
+    get: (sessionId) => run((store) => get(sessionId, store)),
+    update: (sessionId, apply) => change(sessionId, apply),
+    delete: (sessionId) => run((store) => del(sessionId, store)),
+    clear: () => run((store) => clearAll(store)),
+    shared: {
+      get: (key) => run((store) => get(sharedKey(key), store)),
+      update: (key, apply) => change(sharedKey(key), apply),
+      delete: (key) => run((store) => del(sharedKey(key), store)),
     },
   };
 }

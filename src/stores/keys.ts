@@ -40,3 +40,11 @@ export async function sessionKey(base: string, sessionId: string, maxBytes: numb
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
   return `${base}h:${hex}`;
 }
+
+/**
+ * The key of a shared value: a session key under `<base>x:`, so `<base>x:s:<key>` or `<base>x:h:<hash>`. Session
+ * keys start with `<base>s:` or `<base>h:`, so no session id reaches a shared value and no shared key a session.
+ */
+export function sharedKey(base: string, key: string, maxBytes: number): Promise<string> {
+  return sessionKey(`${base}x:`, key, maxBytes);
+}

@@ -3,6 +3,7 @@
 // fresh backend data. Everything goes through the public API: the store's methods and createToolSearch.
 import { createToolSearch, type DiscoveredStore, type Logger, type Tool } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
+import { sharedConformance } from './shared-conformance.ts';
 
 /** Opens stores over one backend's data, as another request, tab or isolate would. */
 export interface StoreHarness {
@@ -172,5 +173,7 @@ export function storeConformance(label: string, make: () => StoreHarness | Promi
       expect(await discoveredIn(await harness.open(), 's')).toEqual(['get_weather']);
       expect(logger.lines).toHaveLength(1);
     });
+
+    describe('the shared space', () => sharedConformance(make, hostileIds, tools));
   });
 }

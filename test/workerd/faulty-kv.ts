@@ -2,6 +2,7 @@
 // local one does not: stale reads across locations, the one-write-per-key-per-second limit (429),
 // failing and hanging calls. Every value still lives in the real binding; the wrapper only decides
 // what one "location" sees and when a call fails.
+import type { DiscoveredStore, SharedSpace } from 'tool-search-layer';
 import { createKvStore } from 'tool-search-layer/cloudflare-kv';
 
 /** The writes every location made, per key, in order; shared by the wrappers of one test. */
@@ -90,29 +91,50 @@ const append = (name: string) => (current: unknown) => {
   const names = (current as string[] | undefined) ?? [];
   return names.includes(name) ? current : [...names, name];
 };
+// Credits as the layer's learning keeps them in the shared space: a change adds, so it can be lost or doubled.
+const credit = (name: string) => (current: unknown) => {
+  const credits = (current as Record<string, number> | undefined) ?? {};
+  return { ...credits, [name]: (credits[name] ?? 0) + 1 };
+};
 
-/** Two writers in two locations add one discovery each to a session both already hold; what is left? */
+/** Where a race writes: one session (its discoveries, a set) or one shared value (additive credits). */
+export type RaceSpace = 'session' | 'shared';
+
+/** Times a name is held by a final value: once or not at all in a session's list, any count in credits. */
+function held(space: RaceSpace, value: unknown, name: string): number {
+  if (space === 'session') return (value as string[]).includes(name) ? 1 : 0;
+  return (value as Record<string, number>)[name] ?? 0;
+}
+
+/**
+ * Two writers in two locations add one change each to a value both already hold; what is left? `lost` counts the
+ * changes missing, `doubled` those applied twice (only additive shared values can show it).
+ */
 export async function race(
   real: KVNamespace,
   network: KvNetwork,
   faults: Faults,
   staggerMs: number,
-): Promise<{ lost: number }> {
+  space: RaceSpace = 'session',
+): Promise<{ lost: number; doubled: number }> {
   const prefix = `race${crypto.randomUUID().slice(0, 8)}:`;
+  const change = space === 'session' ? append : credit;
+  const at = (store: DiscoveredStore) => (space === 'session' ? store : (store.shared as SharedSpace));
   const seed = createKvStore({ namespace: faultyKv(real, network, 'a', { visibilityMs: 0 }), prefix });
-  await seed.update('s', append('base'));
+  await at(seed).update('s', change('base'));
   // Past the write limit and the visibility delay of the seed write.
   await new Promise((r) => setTimeout(r, 1000 + (faults.visibilityMs ?? 0)));
   const writers = ['a', 'b'].map(async (location, i) => {
     if (i === 1) await new Promise((r) => setTimeout(r, staggerMs));
     const request = deferred();
     const namespace = faultyKv(real, network, location, faults);
-    const store = createKvStore({ namespace, prefix, waitUntil: request.waitUntil });
+    const store = at(createKvStore({ namespace, prefix, waitUntil: request.waitUntil }));
     await store.get('s');
-    await store.update('s', append(`from ${location}`));
+    await store.update('s', change(`from ${location}`));
     await request.settle();
   });
   await Promise.all(writers);
-  const final = (await createKvStore({ namespace: real, prefix }).get('s')) as string[];
-  return { lost: ['base', 'from a', 'from b'].filter((name) => !final.includes(name)).length };
+  const final = await at(createKvStore({ namespace: real, prefix })).get('s');
+  const counts = ['base', 'from a', 'from b'].map((name) => held(space, final, name));
+  return { lost: counts.filter((n) => n === 0).length, doubled: counts.filter((n) => n > 1).length };
 }

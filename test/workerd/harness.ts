@@ -1,6 +1,6 @@
 // Conformance harnesses for the Cloudflare stores, over real workerd bindings (see wrangler.jsonc).
 import { env, runInDurableObject } from 'cloudflare:test';
-import type { DiscoveredStore } from 'tool-search-layer';
+import type { DiscoveredStore, SharedSpace } from 'tool-search-layer';
 import { createKvStore } from 'tool-search-layer/cloudflare-kv';
 import { createDurableObjectStore } from 'tool-search-layer/durable-object';
 import type { StoreHarness } from '../stores/conformance.ts';
@@ -76,6 +76,12 @@ function counted(storage: DurableObjectStorage, count: () => void): DurableObjec
   return new Proxy(wrapped, { get: (object, property) => (property === 'kv' ? kv : Reflect.get(object, property)) });
 }
 
+/** The store's shared space; the conformance suite asserts every store has one. */
+const sharedOf = (store: DiscoveredStore): SharedSpace => {
+  if (!store.shared) throw new Error(`store "${store.name}" has no shared space`);
+  return store.shared;
+};
+
 /** Each call runs as its own request to one object, with a fresh store over the object's storage. */
 export function durableObjectHarness(host: Host): StoreHarness {
   const stub = objectOf(host);
@@ -91,6 +97,11 @@ export function durableObjectHarness(host: Host): StoreHarness {
       update: (id, apply) => inObject((store) => store.update(id, apply)),
       delete: (id) => inObject((store) => store.delete(id)),
       clear: () => inObject((store) => store.clear()),
+      shared: {
+        get: (key) => inObject((store) => sharedOf(store).get(key)),
+        update: (key, apply) => inObject((store) => sharedOf(store).update(key, apply)),
+        delete: (key) => inObject((store) => sharedOf(store).delete(key)),
+      },
     }),
     writes: () => writes,
   };
