@@ -38,6 +38,12 @@ const schema = v.strictObject(
   'is not an option',
 );
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const encodeShared = (value: unknown) => (value === undefined ? undefined : encoder.encode(JSON.stringify(value)));
+const decodeShared = (stored: unknown) =>
+  stored instanceof Uint8Array ? JSON.parse(decoder.decode(stored)) : undefined;
+
 /** The synchronous key-value API of SQLite-backed objects, or undefined on key-value backed ones. */
 function syncApi(storage: DurableObjectStorage): DurableObjectStorage['kv'] | undefined {
   try {
@@ -98,6 +104,18 @@ export function createDurableObjectStore(options: DurableObjectStoreOptions): Di
   const change = (key: string, apply: RecordUpdate) => (kv ? updateSync(key, apply, kv) : updateGated(key, apply));
   const keyOfShared = (key: string) => sharedKey(prefix, key, MAX_KEY_BYTES);
 
+  // A shared value is kept as its JSON in UTF-8: 100 KB of JSON (the contract's bound) can take twice that as a
+  // structured clone (two-byte strings, nine-byte numbers), past the key-value backend's 128 KiB a value.
+  async function updateShared(key: string, apply: RecordUpdate): Promise<unknown> {
+    let after: unknown;
+    await change(await keyOfShared(key), (stored) => {
+      const current = decodeShared(stored);
+      after = apply(current);
+      return after === current ? stored : encodeShared(after);
+    });
+    return after;
+  }
+
   return {
     name: 'durable-object',
     get: async (sessionId) => read(await keyOf(sessionId)),
@@ -114,8 +132,8 @@ export function createDurableObjectStore(options: DurableObjectStoreOptions): Di
       }
     },
     shared: {
-      get: async (key) => read(await keyOfShared(key)),
-      update: async (key, apply) => change(await keyOfShared(key), apply),
+      get: async (key) => decodeShared(await read(await keyOfShared(key))),
+      update: updateShared,
       async delete(key) {
         await storage.delete(await keyOfShared(key));
       },

@@ -1,6 +1,7 @@
 // The IndexedDB store's acceptance test: two tabs of one origin discover different tools in the same
 // session at the same moment; after both finish and a tab reloads, every discovery of both is there.
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { SharedSpace } from 'tool-search-layer';
 import { catalogue } from '../core/fixtures.ts';
 
 interface TabRun {
@@ -22,13 +23,31 @@ async function openTab(context: BrowserContext, problems: string[]): Promise<Pag
   return page;
 }
 
+/** What a tab's work sees on `window` while `together` holds it. */
+interface Held {
+  waiting?: boolean;
+  released?: Promise<void>;
+}
+
 /** Starts `work` in every tab, then releases them all with one BroadcastChannel message, so their store calls overlap. */
-async function together<A>(tabs: Page[], args: A[], work: (arg: A) => Promise<TabRun>): Promise<TabRun[]> {
+async function together<A, R>(tabs: Page[], args: A[], work: (arg: A) => Promise<R>): Promise<R[]> {
+  // Each tab listens before its work starts; the work says it is waiting, then awaits the release.
+  for (const tab of tabs) {
+    await tab.evaluate(() => {
+      (window as Held).released = new Promise<void>((resolve) => {
+        const channel = new BroadcastChannel('start');
+        channel.onmessage = () => {
+          channel.close();
+          resolve();
+        };
+      });
+    });
+  }
   // Playwright types an argument by what survives structured cloning; the plain JSON passed here survives whole.
-  const runs = tabs.map((tab, i) => tab.evaluate(work as (arg: unknown) => Promise<TabRun>, args[i]));
-  for (const tab of tabs) await tab.waitForFunction(() => (window as unknown as { waiting?: boolean }).waiting);
+  const runs = tabs.map((tab, i) => tab.evaluate(work as (arg: unknown) => Promise<R>, args[i]));
+  for (const tab of tabs) await tab.waitForFunction(() => (window as Held).waiting);
   await tabs[0]?.evaluate(() => new BroadcastChannel('start').postMessage('go'));
-  return Promise.all(runs);
+  return Promise.all(runs) as Promise<R[]>;
 }
 
 /** One tab's share of the race: each query searched, then a prepare round over the history so far. */
@@ -41,14 +60,8 @@ async function searchAndPrepare(arg: {
   const { createToolSearch, SEARCH_TOOL_NAME } = window.toolSearchLayer;
   const { createIndexedDbStore } = window.toolSearchIndexedDb;
   // Held until every tab is here (see `together`).
-  await new Promise<void>((resolve) => {
-    const channel = new BroadcastChannel('start');
-    channel.onmessage = () => {
-      channel.close();
-      resolve();
-    };
-    (window as unknown as { waiting: boolean }).waiting = true;
-  });
+  (window as Held).waiting = true;
+  await (window as Held).released;
   const warnings: string[] = [];
   const layer = createToolSearch({
     store: createIndexedDbStore(),
@@ -133,3 +146,47 @@ for (const parallel of [false, true]) {
     expect(problems, 'errors in the tabs').toEqual([]);
   });
 }
+
+/** One tab's share of the shared-value race: `times` additive credits to one key, all at once. */
+async function addCredits(arg: {
+  key: string;
+  term: string;
+  times: number;
+}): Promise<{ started: number; ended: number }> {
+  (window as Held).waiting = true;
+  await (window as Held).released;
+  const shared = window.toolSearchIndexedDb.createIndexedDbStore().shared as SharedSpace;
+  const started = performance.timeOrigin + performance.now();
+  const credit = (current: unknown) => {
+    const credits = (current ?? {}) as Record<string, number>;
+    return { ...credits, [arg.term]: (credits[arg.term] ?? 0) + 1, total: (credits.total ?? 0) + 1 };
+  };
+  await Promise.all(Array.from({ length: arg.times }, () => shared.update(arg.key, credit)));
+  return { started, ended: performance.timeOrigin + performance.now() };
+}
+
+test('two tabs add to one shared value at the same moment: no credit lost or doubled after a reload', async ({
+  context,
+}) => {
+  const problems: string[] = [];
+  const tabs = [await openTab(context, problems), await openTab(context, problems)];
+  const [first, second] = tabs as [Page, Page];
+  const key = 'learn:app';
+  const [a, b] = (await together(
+    tabs,
+    ['email', 'weather'].map((term) => ({ key, term, times: 20 })),
+    addCredits,
+  )) as [{ started: number; ended: number }, { started: number; ended: number }];
+  expect(a.started < b.ended && b.started < a.ended, 'the two tabs ran at the same time').toBe(true);
+  await first.reload();
+  await expect(first.locator('#status')).toHaveText('ready');
+  const read = (tab: Page) =>
+    tab.evaluate((key) => (window.toolSearchIndexedDb.createIndexedDbStore().shared as SharedSpace).get(key), key);
+  expect(await read(first)).toEqual({ email: 20, weather: 20, total: 40 });
+  expect(await read(second)).toEqual({ email: 20, weather: 20, total: 40 });
+  // A session of the same id is another record.
+  expect(
+    await first.evaluate((key) => window.toolSearchIndexedDb.createIndexedDbStore().get(key), key),
+  ).toBeUndefined();
+  expect(problems, 'errors in the tabs').toEqual([]);
+});

@@ -1,5 +1,6 @@
 // The Durable Object store in real workerd storage, SQLite-backed and key-value backed.
 import { env, runInDurableObject } from 'cloudflare:test';
+import type { DiscoveredStore, SharedSpace } from 'tool-search-layer';
 import { createDurableObjectStore } from 'tool-search-layer/durable-object';
 import { describe, expect, it } from 'vitest';
 
@@ -14,6 +15,8 @@ function objectOf(host: Host) {
 function inObject<T>(stub: DurableObjectStub, body: (storage: DurableObjectStorage) => Promise<T>): Promise<T> {
   return runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) => body(state.storage));
 }
+
+const sharedOf = (store: DiscoveredStore): SharedSpace => store.shared as SharedSpace;
 
 const append = (name: string) => (current: unknown) => {
   const names = (current as string[] | undefined) ?? [];
@@ -32,6 +35,37 @@ for (const host of ['SQLITE_HOST', 'KEY_VALUE_HOST'] as const) {
       );
       const stored = await inObject(stub, (storage) => createDurableObjectStore({ storage }).get('s'));
       expect([...(stored as string[])].sort()).toEqual([...names].sort());
+    });
+
+    it('loses and doubles no shared credit when 40 requests to one object add to one key at once', async () => {
+      const stub = objectOf(host);
+      const add = (current: unknown) => ({ n: ((current as { n?: number } | undefined)?.n ?? 0) + 1 });
+      await Promise.all(
+        Array.from({ length: 40 }, () =>
+          inObject(stub, (storage) => sharedOf(createDurableObjectStore({ storage })).update('learn:app', add)),
+        ),
+      );
+      const stored = await inObject(stub, (storage) =>
+        sharedOf(createDurableObjectStore({ storage })).get('learn:app'),
+      );
+      expect(stored).toEqual({ n: 40 });
+    });
+
+    it('stores 100 KB of JSON as at most 100 KB, within the key-value backend’s 128 KiB a value', async () => {
+      const stub = objectOf(host);
+      // Two-byte text and short decimals: about 200 KB as a structured clone, which that backend refuses.
+      const value = { text: `${'a'.repeat(50_000)}向`, vector: Array.from({ length: 12_000 }, (_, i) => (i % 9) / 10) };
+      const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
+      const stored = await inObject(stub, async (storage) => {
+        const store = createDurableObjectStore({ storage });
+        await sharedOf(store).update('vectors:big', () => value);
+        const [raw] = (await storage.list({ prefix: 'tsl:x:' })).values();
+        return { raw, read: await sharedOf(store).get('vectors:big') };
+      });
+      expect(bytes).toBeLessThanOrEqual(100_000);
+      expect(stored.read).toEqual(value);
+      expect(stored.raw).toBeInstanceOf(Uint8Array);
+      expect((stored.raw as Uint8Array).byteLength).toBe(bytes);
     });
 
     it('loses no update when one request updates through two instances at once', async () => {
