@@ -69,9 +69,9 @@ export function sharedConformance(
     const before = harness.writes?.();
     const value = await space.get('k');
     const again = spaceOf(await harness.open());
-    expect(await again.update('k', (current) => current)).toEqual(value);
-    expect(await space.update('k', (current) => current)).toEqual(value);
-    expect(await again.update('never written', (current) => current)).toBeUndefined();
+    expect(await again.update('k', (current: unknown) => current)).toEqual(value);
+    expect(await space.update('k', (current: unknown) => current)).toEqual(value);
+    expect(await again.update('never written', (current: unknown) => current)).toBeUndefined();
     await harness.settle?.();
     if (harness.writes) expect(harness.writes()).toBe(before);
     else expect(await space.get('k')).toBe(value); // memory: the very same object, nothing rewritten
