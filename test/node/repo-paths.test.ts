@@ -49,7 +49,9 @@ function escapes(file: string, text: string, parent = dirname(root)): string[] {
     if (steps > depth) found.push(match[0].trim());
   }
   // The workspace's folders beside the checkout, by absolute path; the parent alone may be /tmp, which tests name.
-  for (const beside of ['shared', '.library']) if (text.includes(join(parent, beside))) found.push(join(parent, beside));
+  for (const beside of ['shared', '.library'].map((name) => join(parent, name))) {
+    if (text.includes(beside)) found.push(beside);
+  }
   return found;
 }
 

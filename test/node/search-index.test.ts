@@ -93,7 +93,7 @@ describe('rankTools', () => {
     const huge = 'weather '.repeat(100_000) + 'x'.repeat(100_000);
     const r = rankTools(index, huge);
     expect(r.keywords).toEqual(['weather']);
-    // The same answer as the first 1,000 characters alone, so the rest costs nothing (a count, not a clock).
+    // The same answer as the first 1,000 characters alone, so the rest is never read (an answer, not a clock).
     expect(r).toEqual(rankTools(index, huge.slice(0, 1000)));
     expect(rankTools(index, `${'weather '.repeat(125)}email`).keywords).toEqual(['weather']);
   });
