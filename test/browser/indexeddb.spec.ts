@@ -216,7 +216,7 @@ async function learnInTab(arg: { query: string; tool?: string; session?: string 
     ];
     await layer.prepare({ sessionId: arg.session, tools, messages });
   }
-  const result = (await layer.search({ sessionId: 'ask', tools }, { query: arg.query })) as {
+  const result = (await layer.search({ sessionId: 'ask', tools }, { query: arg.query })) as unknown as {
     tools: { name: string }[];
   };
   return result.tools.map((tool) => tool.name);

@@ -21,7 +21,7 @@ const layerOver = (store: DiscoveredStore, learn: object | true = true) =>
 /** Registers the learning conformance tests, in the caller's describe. */
 export function learnConformance(make: () => StoreHarness | Promise<StoreHarness>, tools: readonly Tool[]): void {
   const top = async (store: DiscoveredStore, query: string) => {
-    const result = (await layerOver(store).search({ sessionId: 'ask', tools }, { query })) as {
+    const result = (await layerOver(store).search({ sessionId: 'ask', tools }, { query })) as unknown as {
       tools: readonly Tool[];
     };
     return result.tools.map((tool) => tool.name);
