@@ -122,7 +122,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
       const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
       const events = readEvents(input.messages, SEARCH_TOOL_NAME, known);
-      const learning = learner && (await learner()).round(input.messages, SEARCH_TOOL_NAME, known);
+      const learning = learner && (await learner()).round(sessionId, input.messages, SEARCH_TOOL_NAME, known);
       const record: DiscoveredRecord | undefined = await sessions.change(
         sessionId,
         (current) => {

@@ -28,6 +28,7 @@ export interface RoundLearning {
 /** What the layer asks of its learner. */
 export interface Learner {
   round(
+    sessionId: string,
     messages: readonly Message[] | undefined,
     searchToolName: string,
     known: (name: string) => boolean,
@@ -54,6 +55,20 @@ const HEAD = 50;
 const REFRESH_MS = 5000;
 
 const keyOf = (scope: string) => `learn:${scope}`;
+/** Sessions whose last history this learner remembers having credited. */
+const SESSIONS_KEPT = 1000;
+/** Queries kept tokenized: every round re-sends the history's searches. */
+const QUERIES_KEPT = 2000;
+
+const nothing: RoundLearning = { apply: (record) => record, commit: async () => {} };
+
+/** A map that forgets its oldest entry past `max`. */
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number): V {
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value as string);
+  map.set(key, value);
+  return value;
+}
 
 /** Creates the learner of a layer over its store's shared space (memory when the store has none). */
 export function createLearner(
@@ -64,6 +79,11 @@ export function createLearner(
   const shared = guardShared(store, guard);
   const key = keyOf(options.scope);
   let cached: { table: CreditTable; at: number } | undefined;
+  // What each session's history taught when last read: a round that re-sends it has nothing new to compute.
+  const credited = new Map<string, string>();
+  const tokenized = new Map<string, readonly string[]>();
+  const termsOf = (query: string) =>
+    tokenized.get(query) ?? remember(tokenized, query, queryTerms(query), QUERIES_KEPT);
 
   async function table(warn: Warn): Promise<CreditTable> {
     if (cached && Date.now() - cached.at < REFRESH_MS) return cached.table;
@@ -73,18 +93,21 @@ export function createLearner(
   }
 
   return {
-    round(messages, searchToolName, known) {
+    round(sessionId, messages, searchToolName, known) {
       const units = readUnits(messages, searchToolName, known);
-      const desired = desiredCredit(units, queryTerms);
+      if (units.length === 0) return nothing;
+      const signature = units.map((unit) => `${unit.query}\u0000${unit.tools.join('\u0001')}`).join('\u0002');
+      if (credited.get(sessionId) === signature) return nothing;
+      const desired = desiredCredit(units, termsOf);
       let delta: CreditDelta | undefined;
       return {
         apply(record) {
-          if (desired.size === 0) return record;
           const change = sessionDelta(record, desired);
           delta = change.delta;
           return change.record;
         },
         async commit(warn) {
+          remember(credited, sessionId, signature, SESSIONS_KEPT);
           if (!delta) return;
           const found = delta;
           delta = undefined;
@@ -95,11 +118,19 @@ export function createLearner(
     },
 
     async rank(catalogue, visible, query, take, base, warn) {
-      const scores = learnedScores(await table(warn), catalogue, visible, query, options);
+      const scores = learnedScores(await table(warn), catalogue, visible, termsOf(query), options);
       if (scores.size === 0 || options.weight === 0) return base(take);
       const depth = Math.max(take, HEAD);
+      let ranked = await base(depth);
+      // Below the head, a tool reaches the page only if its learned score makes up the rank it lacks.
+      const reach = 1 / take - 1 / (depth + 1);
+      const head = new Set(ranked.ids);
+      for (const [id, score] of scores) if (!head.has(id) && options.weight * score < reach) scores.delete(id);
+      const beyond = ranked.ids.length === depth && [...scores.keys()].some((id) => !head.has(id));
+      if (!beyond) return reorder(ranked, scores, options.weight, take, depth, undefined);
+      // A learned tool below the head: whether the keywords found it at all decides whether it joins the result set.
       const members = new Uint8Array(catalogue.tools.length);
-      const ranked = await base(depth, members);
+      ranked = await base(depth, members);
       return reorder(ranked, scores, options.weight, take, depth, members.includes(1) ? members : undefined);
     },
 

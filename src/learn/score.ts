@@ -2,9 +2,12 @@
 import type { Catalogue } from '../core/catalogue.ts';
 import type { BuiltIndex } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
-import { idfOf, queryTerms } from '../search/rank.ts';
+import { idfOf } from '../search/rank.ts';
 import type { ResolvedLearn } from './options.ts';
 import { type CreditTable, fade, own } from './table.ts';
+
+/** Most tools read per learned term at search time. */
+const POSTINGS_KEPT = 32;
 
 type Posting = readonly [tool: string, credit: number, sessions: number, at: number];
 
@@ -22,12 +25,19 @@ function postingsOf(table: CreditTable): Map<string, Posting[]> {
       byTerm.set(term, list);
     }
   }
+  // A term credited to many tools (a common word) says little about each: its best postings carry the signal,
+  // and a search then reads a bounded list whatever the table holds.
+  for (const [term, list] of byTerm) {
+    if (list.length <= POSTINGS_KEPT) continue;
+    list.sort((a, b) => b[1] * (b[2] / (b[2] + 2)) - a[1] * (a[2] / (a[2] + 2)));
+    byTerm.set(term, list.slice(0, POSTINGS_KEPT));
+  }
   postings.set(table, byTerm);
   return byTerm;
 }
 
 /**
- * Each visible tool's learned score for a query, between 0 and 1: over the query's terms the scope has learned,
+ * Each visible tool's learned score for a query, between 0 and 1: over the query's terms (the ranker's own) the scope has learned,
  * the IDF-weighted mean of a(t, x) = c / (n + 2) · m / (m + 2). The first factor is the share of the sessions that
  * searched x which credited t; the second grows only as other sessions agree, so one session's word is not enough.
  */
@@ -35,7 +45,7 @@ export function learnedScores(
   table: CreditTable,
   catalogue: Catalogue,
   visible: (id: number) => boolean,
-  query: string,
+  terms: readonly string[],
   options: ResolvedLearn,
 ): Map<number, number> {
   const scores = new Map<number, number>();
@@ -44,7 +54,7 @@ export function learnedScores(
   const ix = catalogue.index as BuiltIndex;
   const { halfLife } = options;
   let mass = 0;
-  for (const term of new Set(queryTerms(query))) {
+  for (const term of new Set(terms)) {
     const list = byTerm.get(term);
     const count = own(table.n, term);
     if (!list || !count) continue;

@@ -45,14 +45,18 @@ export function sessionDelta(
   desired: Desired,
 ): { record: DiscoveredRecord | undefined; delta: CreditDelta | undefined } {
   const given = learnedOf(record);
-  const next: Record<string, number> = { ...given };
-  let size = Object.keys(next).length;
+  let next: Record<string, number> | undefined;
+  let size = -1;
   const credit = new Map<string, Map<string, number>>();
   const newPairs = new Map<string, Set<string>>();
   const newTerms = new Set<string>();
   for (const [key, { tool, term, share }] of desired) {
     const had = given[key];
     if (had === share) continue;
+    if (!next) {
+      next = { ...given };
+      size = Object.keys(next).length;
+    }
     if (typeof had !== 'number') {
       const term1 = given[termKey(term)] === undefined && !newTerms.has(term);
       if (size + (term1 ? 2 : 1) > MAX_SESSION_PAIRS) continue;
@@ -67,7 +71,7 @@ export function sessionDelta(
     const terms = credit.get(tool) ?? new Map<string, number>();
     credit.set(tool, terms.set(term, share - (typeof had === 'number' ? had : 0)));
   }
-  if (credit.size === 0) return { record, delta: undefined };
+  if (credit.size === 0 || !next) return { record, delta: undefined };
   const base = record ?? { v: RECORD_VERSION, order: [], recent: [] };
   return { record: { ...base, learned: next }, delta: { credit, newPairs, newTerms } };
 }
