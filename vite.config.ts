@@ -29,6 +29,7 @@ export default defineConfig({
         /^@ai-sdk\//,
         /^openai(\/|$)/,
         /^@anthropic-ai\//,
+        /^@google\/genai/,
         /^@modelcontextprotocol\//,
       ],
       output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },

@@ -1,5 +1,5 @@
 // `npm run bench`: quality, speed, tokens and size in one process; prints the tables and writes
-// bench/results/latest.{json,md}. Flags: --quick (small samples), --only=quality,speed,tokens,size,cost.
+// bench/results/latest.{json,md}. Flags: --quick (small samples), --only=quality,learn,speed,tokens,size,cost.
 // A quick or partial run writes bench/results/run.tmp.json instead, so the published figures stay whole.
 // --embedder ./module.ts (exporting `embed`) adds the ranker hook's comparison (bench/semantic.ts), printed only.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { bridgeTable, measureBridge } from './bridge.ts';
 import { costSection } from './cost-run.ts';
 import { type BenchSet, combineCatalogues, labelledSets, loadSet } from './data.ts';
 import { peers, speedPeers } from './peers/index.ts';
+import { learnSection } from './learn.ts';
 import { measureQuality } from './quality.ts';
 import { updateReadme } from './readme.ts';
 import { type BenchResults, tables } from './report.ts';
@@ -22,7 +23,7 @@ import { renderMarkdown, renderText } from './table.ts';
 import { discoveryQueries, measureSearchTool, measureTokens } from './tokens.ts';
 import { readTuning } from './tune-report.ts';
 
-const sections = ['quality', 'speed', 'tokens', 'size', 'cost'] as const;
+const sections = ['quality', 'learn', 'speed', 'tokens', 'size', 'cost'] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args
@@ -85,6 +86,9 @@ if (selected.includes('quality')) {
   if (tuning) results.tuning = tuning;
 }
 
+// Learning from use: recall before and after feeding, with the leave-one-set-out folds, and its cost per call.
+const learning = selected.includes('learn') ? (log('learning from use...'), await learnSection(quick)) : [];
+
 let semantic: SemanticRow[] | undefined;
 if (embedderPath) {
   log(`semantic (${embedderPath})...`);
@@ -144,6 +148,7 @@ if (selected.includes('cost')) {
 results.seconds = (performance.now() - started) / 1000;
 const rendered = [
   ...tables(results),
+  ...learning,
   ...(results.bridge ? [bridgeTable(results.bridge)] : []),
   ...(cost
     ? cost.tables.map((t) => ({ ...t, notes: [...(t.notes ?? []), ...(t === cost?.tables[0] ? [cost.summary] : [])] }))

@@ -7,6 +7,7 @@ export type { DiscoveredRecord } from './core/discovered.ts';
 export { RECORD_VERSION } from './core/discovered.ts';
 export { ToolSearchError } from './core/errors.ts';
 export type { DiscoverSource, EventListener, ToolSearchEvent } from './core/events.ts';
+export type { LearnedCredit } from './core/layer.ts';
 export { isUndiscoveredResult } from './core/not-called.ts';
 export type { ResolvedOptions, ToolSearchOptions } from './core/options.ts';
 export type { FoundTool, SearchErrorResult, SearchResult } from './core/search-tool.ts';
@@ -21,6 +22,7 @@ export type { CompactFoundTool, CompactSearchResult } from './exposure/compact.t
 export type { Exposure, ExposureContext, SearchResultsMode } from './exposure/mode.ts';
 export { CALL_TOOL_NAME } from './exposure/mode.ts';
 export type { BridgeTexts } from './exposure/texts.ts';
+export type { LearnOptions, ResolvedLearn } from './learn/options.ts';
 export type { Embed, ResolvedSemantic, SemanticOptions } from './search/semantic-options.ts';
 export { EMBED_BATCH, MAX_TOOL_VECTORS } from './search/semantic-options.ts';
 export type { MemoryStoreOptions } from './stores/memory.ts';

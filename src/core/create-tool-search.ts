@@ -9,6 +9,7 @@ import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from '.
 import { ToolSearchError } from './errors.ts';
 import { eventSink } from './events.ts';
 import { checkContext, type ToolSearch } from './layer.ts';
+import { lazyLearner } from './learn-loader.ts';
 import { MAX_DISCOVERED } from './limits.ts';
 import { namesList } from './names-list.ts';
 import { resolveOptions, type ToolSearchOptions, textsReady } from './options.ts';
@@ -73,6 +74,8 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     resolved.semantic &&
     lazySemanticRanker(resolved.semantic, loggingWarn, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
   const sessions = sessionsOf(store, emit, loggingWarn);
+  const guard = { timeoutMs: resolved.storeTimeoutMs, retryMs: resolved.storeRetryMs };
+  const learner = resolved.learn && lazyLearner(resolved.learn, resolved.store, guard);
   const warnCatalogue = catalogueWarner();
   const modes = exposureModes(resolved, semantic !== undefined);
 
@@ -119,12 +122,17 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
       const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
       const events = readEvents(input.messages, SEARCH_TOOL_NAME, known);
+      const learning = learner && (await learner()).round(sessionId, input.messages, SEARCH_TOOL_NAME, known);
       const record: DiscoveredRecord | undefined = await sessions.change(
         sessionId,
-        (current) => applyHistory(current, events, keep),
+        (current) => {
+          const next = applyHistory(current, events, keep);
+          return learning ? learning.apply(next) : next;
+        },
         (name) => (events.some((event) => event.via === 'call' && event.name === name) ? 'call' : 'history'),
         warn,
       );
+      await learning?.commit(warn);
       const searchTool = searchToolFor(
         catalogue.info,
         groupsKey(enabledGroups),
@@ -162,9 +170,13 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       warnCatalogue(catalogue.info, loggingWarn);
       const visible = visibility(catalogue, context.enabledGroups, SEARCH_TOOL_NAME);
       const { take } = searchWindow(parsed, resolved.maxSearchResults);
-      const ranked = semantic
-        ? await semantic.rank(catalogue, visible, parsed.query, take)
-        : rankSearch(catalogue, visible, parsed.query, take);
+      const rank = (n: number, members?: Uint8Array) =>
+        semantic
+          ? semantic.rank(catalogue, visible, parsed.query, n)
+          : rankSearch(catalogue, visible, parsed.query, n, members);
+      const ranked = learner
+        ? await (await learner()).rank(catalogue, visible, parsed.query, take, rank, loggingWarn)
+        : await rank(take);
       const shown = mode.exposure === 'tools' && !mode.compact ? texts : await modes.searchTexts(mode);
       const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, shown, ranked);
       const found = result.tools.map((tool) => tool.name);
@@ -236,6 +248,20 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         throw new ToolSearchError('clear: sessionId must be a string, or omitted to clear every session');
       }
       await store.delete(sessionId);
+      if (sessionId === undefined && learner) (await learner()).clearMemory();
+    },
+
+    async inspectLearned() {
+      if (!learner) return [];
+      return (await learner()).inspect(loggingWarn);
+    },
+
+    async forgetLearned(scope) {
+      if (scope !== undefined && (typeof scope !== 'string' || scope === '')) {
+        throw new ToolSearchError("forgetLearned: scope must be a non-empty string, or omitted for this layer's own");
+      }
+      if (!learner) throw new ToolSearchError('forgetLearned: this layer has no `learn` option, so it learns nothing');
+      await (await learner()).forget(scope);
     },
   };
 }

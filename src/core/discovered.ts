@@ -13,6 +13,8 @@ export interface DiscoveredRecord {
   readonly recent: readonly string[];
   /** Where the history had been read up to: the event count and the last event's key. */
   readonly mark?: { readonly n: number; readonly last: string } | undefined;
+  /** What this session gave the learned ranking (the `learn` option), so a replayed history gives nothing twice. */
+  readonly learned?: Readonly<Record<string, number>> | undefined;
 }
 
 /** One discovery read from the history: a tool name and the id of the call that produced it. */
@@ -81,7 +83,7 @@ export function applyTouches(
     nextOrder = nextOrder.filter((name) => !evicted.has(name));
   }
   if (current && sameList(nextOrder, order) && sameList(nextRecent, recent)) return current;
-  return { v: RECORD_VERSION, order: nextOrder, recent: nextRecent, mark: current?.mark };
+  return { ...current, v: RECORD_VERSION, order: nextOrder, recent: nextRecent };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -146,7 +148,7 @@ export function mergeRecords(
     recent = recent.slice(recent.length - keep);
     order = order.filter((name) => !evicted.has(name));
   }
-  return { v: RECORD_VERSION, order, recent, mark: newer.mark ?? older.mark };
+  return { ...older, ...newer, v: RECORD_VERSION, order, recent, mark: newer.mark ?? older.mark };
 }
 
 export { NOT_CALLED } from './not-called.ts';

@@ -36,6 +36,14 @@ export interface PrepareResult {
   readonly warnings: string[];
 }
 
+/** One learned (tool, term) pair: the summed credit and the sessions that gave it, both faded to now. */
+export interface LearnedCredit {
+  readonly tool: string;
+  readonly term: string;
+  readonly credit: number;
+  readonly sessions: number;
+}
+
 /** A tool-search layer: call `prepare` before every model round and route `search_tools` calls to `search`. */
 export interface ToolSearch extends SessionControl {
   readonly options: ResolvedOptions;
@@ -53,8 +61,12 @@ export interface ToolSearch extends SessionControl {
    * the corrective result to send the model instead. Model input never throws.
    */
   callTool(context: SearchContext, args: unknown, options?: CheckCallOptions): Promise<CallToolResult>;
-  /** Empties one session's discovered set, or every session's when no id is given. */
+  /** Empties one session's discovered set, or every session's when no id is given (with what every scope learned). */
   clear(sessionId?: string): Promise<void>;
+  /** What the layer learned for its scope (the `learn` option): per tool and query term, the credit as it now weighs; for the host's eyes only, never the model's. */
+  inspectLearned(): Promise<LearnedCredit[]>;
+  /** Forgets what the layer learned for a scope (the `learn` option), this layer's own by default; sessions stay. */
+  forgetLearned(scope?: string): Promise<void>;
 }
 
 /** Host mistakes are programming errors: they throw, naming the call and the field. */

@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { BRIDGE_TEXT_KEYS, type Exposure, exposureOptions, modeOf, type SearchResultsMode } from '../exposure/mode.ts';
 import type { BridgeTexts } from '../exposure/texts.ts';
+import { type LearnOptions, learnSchema, type ResolvedLearn } from '../learn/options.ts';
 import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic-options.ts';
 import { createMemoryStore } from '../stores/memory.ts';
 import type { EventListener } from './events.ts';
@@ -41,6 +42,8 @@ export interface ToolSearchOptions {
   readonly texts?: Partial<Texts & BridgeTexts>;
   /** A semantic ranker (the host's embedding model) fused with the built-in ranking. Default: none. */
   readonly semantic?: SemanticOptions;
+  /** Learn from this layer's sessions which tools answer which searches, and reorder searches by it (docs/ranking.md). Default false. */
+  readonly learn?: boolean | LearnOptions;
   /** Receives the layer's events (searches, discoveries, evictions, refused calls, store outages); see docs/core.md. */
   readonly onEvent?: EventListener;
   /** What `prepare` sends when a call does not say: 'tools' (SPEC 4) or 'bridge' (a constant tools block, SPEC 11). Default 'tools'. */
@@ -64,6 +67,7 @@ export interface ResolvedOptions {
   readonly logger: Logger;
   readonly texts: Texts;
   readonly semantic: ResolvedSemantic | undefined;
+  readonly learn: ResolvedLearn | undefined;
   readonly onEvent?: EventListener | undefined;
   readonly locale: 'en' | 'zh';
   readonly exposure: Exposure;
@@ -116,6 +120,7 @@ const schema = v.strictObject(
       {},
     ),
     semantic: semanticSchema,
+    learn: learnSchema,
     onEvent: v.optional(v.custom<EventListener>(isFunction, 'must be a function')),
     ...exposureOptions,
   },

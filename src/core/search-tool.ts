@@ -149,8 +149,9 @@ export function rankSearch(
   visible: (id: number) => boolean,
   query: string,
   take: number,
+  members?: Uint8Array,
 ): RankResult {
-  return rankTools(catalogue.index, query, Number.isFinite(take) ? { visible, take } : { visible });
+  return rankTools(catalogue.index, query, { visible, members, ...(Number.isFinite(take) && { take }) });
 }
 
 /** Turns a ranking of a parsed search into the result: the page, pagination, related names and hint. */

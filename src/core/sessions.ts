@@ -80,5 +80,5 @@ export function sessionsOf(store: GuardedStore, emit: Emit, warn: (message: stri
 
 function without(record: DiscoveredRecord, gone: ReadonlySet<string>): DiscoveredRecord {
   const keep = (name: string) => !gone.has(name);
-  return { v: RECORD_VERSION, order: record.order.filter(keep), recent: record.recent.filter(keep), mark: record.mark };
+  return { ...record, v: RECORD_VERSION, order: record.order.filter(keep), recent: record.recent.filter(keep) };
 }

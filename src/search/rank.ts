@@ -210,10 +210,10 @@ let powers = new Float64Array(0);
 let powersOf = Number.NaN;
 
 /** BM25's IDF of a term held by df of n tools. */
-const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+export const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
 /** The query's terms in order, without the joined forms of its camel-case words. */
-function queryTerms(query: string): string[] {
+export function queryTerms(query: string): string[] {
   const joined: number[] = [];
   const all = tokenize(query, [], joined);
   if (joined.length === 0) return all;

@@ -190,3 +190,47 @@ test('two tabs add to one shared value at the same moment: no credit lost or dou
   ).toBeUndefined();
   expect(problems, 'errors in the tabs').toEqual([]);
 });
+
+/** A tab's layer with `learn` over IndexedDB: feeds one session (a search, then the tool called) and ranks the query. */
+async function learnInTab(arg: { query: string; tool?: string; session?: string }): Promise<string[]> {
+  const tools = [
+    { name: 'get_weather', description: 'Current weather conditions for a city' },
+    { name: 'get_forecast', description: 'Weather forecast for the next days' },
+    { name: 'send_email', description: 'Send an email message' },
+    { name: 'read_inbox', description: 'List the newest messages' },
+    { name: 'create_event', description: 'Create a calendar event' },
+    { name: 'calculator', description: 'Evaluate an arithmetic expression' },
+  ];
+  const store = window.toolSearchIndexedDb.createIndexedDbStore({ dbName: 'learn-reload' });
+  const layer = window.toolSearchLayer.createToolSearch({ store, learn: true });
+  if (arg.tool && arg.session) {
+    const messages = [
+      { role: 'user' as const, content: arg.query },
+      {
+        role: 'assistant' as const,
+        toolCalls: [{ id: 's', name: 'search_tools', arguments: JSON.stringify({ query: arg.query }) }],
+      },
+      { role: 'tool' as const, toolCallId: 's', content: '{"tools":[]}' },
+      { role: 'assistant' as const, toolCalls: [{ id: 'c', name: arg.tool, arguments: '{}' }] },
+      { role: 'tool' as const, toolCallId: 'c', content: 'ok' },
+    ];
+    await layer.prepare({ sessionId: arg.session, tools, messages });
+  }
+  const result = (await layer.search({ sessionId: 'ask', tools }, { query: arg.query })) as unknown as {
+    tools: { name: string }[];
+  };
+  return result.tools.map((tool) => tool.name);
+}
+
+test('what sessions taught the ranking outlives a reload of the tab', async ({ context }) => {
+  const problems: string[] = [];
+  const tab = await openTab(context, problems);
+  expect(await tab.evaluate(learnInTab, { query: 'umbrella' })).toEqual([]);
+  for (const session of ['a', 'b', 'c'])
+    await tab.evaluate(learnInTab, { query: 'umbrella', tool: 'get_forecast', session });
+  expect(await tab.evaluate(learnInTab, { query: 'umbrella' })).toEqual(['get_forecast']);
+  await tab.reload();
+  await expect(tab.locator('#status')).toHaveText('ready');
+  expect(await tab.evaluate(learnInTab, { query: 'umbrella' })).toEqual(['get_forecast']);
+  expect(problems, 'errors in the tab').toEqual([]);
+});

@@ -14,10 +14,32 @@ const worker = `
 import { DurableObject } from 'cloudflare:workers';
 import { createKvStore } from 'tool-search-layer/cloudflare-kv';
 import { createDurableObjectStore } from 'tool-search-layer/durable-object';
+import { createToolSearch } from 'tool-search-layer';
+
+const tools = ['get_weather', 'get_forecast', 'send_email', 'read_inbox', 'create_event', 'list_events', 'calculator']
+  .map((name) => ({ name, description: name.replace('_', ' ') }));
+
+// A session that searched for the query, then called the tool with a result; then the query's top names.
+async function learn(store, { query, tool, session }) {
+  const layer = createToolSearch({ store, learn: true, logger: { warn: (m) => { throw new Error(m); } } });
+  if (tool) {
+    const messages = [
+      { role: 'user', content: query },
+      { role: 'assistant', toolCalls: [{ id: 's', name: 'search_tools', arguments: JSON.stringify({ query }) }] },
+      { role: 'tool', toolCallId: 's', content: '{"tools":[]}' },
+      { role: 'assistant', toolCalls: [{ id: 'c', name: tool, arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'c', content: 'ok' },
+    ];
+    await layer.prepare({ sessionId: session, tools, messages });
+  }
+  const result = await layer.search({ sessionId: 'ask', tools }, { query });
+  return { top: result.tools.map((t) => t.name) };
+}
 
 const add = (term) => (current) => ({ ...current, [term]: ((current ?? {})[term] ?? 0) + 1 });
 
 async function act(store, terms) {
+  if (!Array.isArray(terms)) return learn(store, terms);
   for (const term of terms) await store.shared.update('learn:app', add(term));
   if (terms.length > 0) await store.update('s', (current) => [...(current ?? []), ...terms]);
   return { shared: await store.shared.get('learn:app'), session: (await store.get('s')) ?? null };
@@ -61,10 +83,10 @@ function start(): Miniflare {
   });
 }
 
-async function post(path: string, terms: string[]): Promise<{ shared: unknown; session: unknown }> {
-  const response = await mf.dispatchFetch(`http://localhost${path}`, { method: 'POST', body: JSON.stringify(terms) });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { shared: unknown; session: unknown };
+async function post(path: string, body: unknown): Promise<{ shared?: unknown; session?: unknown; top?: string[] }> {
+  const response = await mf.dispatchFetch(`http://localhost${path}`, { method: 'POST', body: JSON.stringify(body) });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as { shared?: unknown; session?: unknown; top?: string[] };
 }
 
 beforeAll(async () => {
@@ -97,5 +119,17 @@ for (const path of ['/kv', '/sqlite', '/key-value']) {
     });
     // And the stored value goes on from there.
     expect((await post(path, ['email'])).shared).toEqual({ weather: 2, email: 2 });
+  }, 30_000);
+}
+
+for (const path of ['/kv', '/sqlite', '/key-value']) {
+  it(`keeps what sessions taught the ranking across a restart of workerd (${path.slice(1)} store)`, async () => {
+    expect((await post(path, { query: 'umbrella' })).top).toEqual([]);
+    for (const session of ['a', 'b', 'c']) await post(path, { query: 'umbrella', tool: 'get_forecast', session });
+    expect((await post(path, { query: 'umbrella' })).top).toEqual(['get_forecast']);
+    await mf.dispose();
+    mf = start();
+    await mf.ready;
+    expect((await post(path, { query: 'umbrella' })).top).toEqual(['get_forecast']);
   }, 30_000);
 }

@@ -3,6 +3,7 @@
 // fresh backend data. Everything goes through the public API: the store's methods and createToolSearch.
 import { createToolSearch, type DiscoveredStore, type Logger, type Tool } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
+import { learnConformance } from './learn-conformance.ts';
 import { sharedConformance } from './shared-conformance.ts';
 
 /** Opens stores over one backend's data, as another request, tab or isolate would. */
@@ -175,5 +176,6 @@ export function storeConformance(label: string, make: () => StoreHarness | Promi
     });
 
     describe('the shared space', () => sharedConformance(make, hostileIds, tools));
+    describe('learning', () => learnConformance(make, tools));
   });
 }

@@ -1,0 +1,52 @@
+// The `learn` option as the core entry knows it: types, schema and defaults, without the learner, which
+// createToolSearch loads (its own chunk) only when the option is on.
+import * as v from 'valibot';
+import { count } from '../core/validate.ts';
+
+/** How the layer learns from its own sessions: which tool the model called after which search. */
+export interface LearnOptions {
+  /** The sessions that share what is learned (an app, a tenant): one layer learns into one scope. Default 'default'. */
+  readonly scope?: string;
+  /** How much learned credit weighs against the keyword rank (the top keyword result weighs 1). Default 8, chosen under leave-one-set-out (docs/ranking.md). */
+  readonly weight?: number;
+  /** Learned credit halves after this many sessions have added to the scope, so newer use outweighs older. Default 5,000. */
+  readonly halfLife?: number;
+  /** Most tools the scope keeps credit for; the least credited go first. Default 500. */
+  readonly maxTools?: number;
+  /** Most query terms kept per tool; the least credited go first. Default 16. */
+  readonly maxTermsPerTool?: number;
+}
+
+/** The learn option with its defaults applied. */
+export interface ResolvedLearn {
+  readonly scope: string;
+  readonly weight: number;
+  readonly halfLife: number;
+  readonly maxTools: number;
+  readonly maxTermsPerTool: number;
+}
+
+const settings = v.strictObject(
+  {
+    scope: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')), 'default'),
+    weight: v.optional(
+      v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
+      8,
+    ),
+    halfLife: count(5000, 1),
+    maxTools: count(500, 1),
+    maxTermsPerTool: count(16, 1),
+  },
+  'is not a learn option',
+);
+
+/** The valibot schema of the `learn` option: false or absent is off, true is the defaults. */
+export const learnSchema: v.GenericSchema<unknown, ResolvedLearn | undefined> = v.pipe(
+  v.optional(
+    v.union([v.boolean(), v.record(v.string(), v.unknown())], 'must be true, false or an object of learn options'),
+    false,
+  ),
+  v.transform((value) => (value === true ? {} : value === false ? undefined : value)),
+  v.optional(settings),
+  v.transform((value) => value && Object.freeze(value)),
+);

@@ -1,0 +1,69 @@
+// What a session's history teaches: each search, and the tools the model then called with a result.
+
+import { isUndiscoveredResult } from '../core/not-called.ts';
+import { parsedOnce } from '../core/parsed-results.ts';
+import type { Message } from '../core/types.ts';
+import { bridgedName, CALL_TOOL_NAME } from '../exposure/mode.ts';
+
+/** One search of a session and the distinct tools called after it, before the next search or user message. */
+export interface LearnUnit {
+  readonly query: string;
+  readonly tools: readonly string[];
+}
+
+const queries = parsedOnce((args: string): string | undefined => {
+  try {
+    const query = (JSON.parse(args) as { query?: unknown } | null)?.query;
+    return typeof query === 'string' ? query : undefined;
+  } catch {
+    return undefined;
+  }
+});
+
+interface Open {
+  query: string;
+  tools: Set<string>;
+}
+
+/**
+ * Reads the units of a history. A search counts once its call has a result; a tool counts once its call
+ * (direct, or through `call_tool`) has a result that is not the layer's refusal. Only names in `known` count;
+ * anything malformed is skipped. A user message ends a search's turn: what the model calls later may serve
+ * another request.
+ */
+export function readUnits(
+  messages: readonly Message[] | undefined,
+  searchToolName: string,
+  known: (name: string) => boolean,
+): LearnUnit[] {
+  if (!Array.isArray(messages)) return [];
+  const calls = new Map<string, { name: string; query?: string | undefined }>();
+  const units: Open[] = [];
+  let current: Open | undefined;
+  for (const message of messages as readonly unknown[]) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { role, toolCalls, toolCallId, content } = message as Message;
+    if (role === 'user') current = undefined;
+    else if (role === 'assistant' && Array.isArray(toolCalls)) {
+      for (const call of toolCalls as readonly unknown[]) {
+        const { id, name, arguments: args } = (call ?? {}) as { id?: unknown; name?: unknown; arguments?: unknown };
+        if (typeof id !== 'string' || id === '' || typeof name !== 'string') continue;
+        if (name === searchToolName)
+          calls.set(id, { name, query: typeof args === 'string' ? queries(args) : undefined });
+        else {
+          const used = name === CALL_TOOL_NAME ? bridgedName(args) : name;
+          if (typeof used === 'string') calls.set(id, { name: used });
+        }
+      }
+    } else if (role === 'tool' && typeof toolCallId === 'string') {
+      const call = calls.get(toolCallId);
+      if (call === undefined) continue;
+      calls.delete(toolCallId);
+      if (call.name === searchToolName) {
+        current = call.query?.trim() ? { query: call.query, tools: new Set() } : undefined;
+        if (current) units.push(current);
+      } else if (current && known(call.name) && !isUndiscoveredResult(content)) current.tools.add(call.name);
+    }
+  }
+  return units.filter((unit) => unit.tools.size > 0).map((unit) => ({ query: unit.query, tools: [...unit.tools] }));
+}

@@ -1,0 +1,241 @@
+// Learning from use (SPEC 12, option `learn`): a search followed by calls of tools with results credits the
+// search's terms to those tools, shared by the sessions of one scope, and reorders later searches.
+import {
+  createMemoryStore,
+  createToolSearch,
+  type DiscoveredStore,
+  type Message,
+  type SearchErrorResult,
+  type SearchResult,
+  type ToolSearch,
+  ToolSearchError,
+} from 'tool-search-layer';
+import { describe, expect, it } from 'vitest';
+import { catalogue, names } from './fixtures.ts';
+
+const tools = [...catalogue];
+const quiet = { warn() {} };
+
+const ok = (result: unknown): SearchResult => {
+  if ((result as SearchErrorResult).error !== undefined) throw new Error((result as SearchErrorResult).error);
+  return result as SearchResult;
+};
+
+/** A turn as a host's history holds it: the request, a search with its result, then each tool called with a result. */
+function turn(
+  query: string,
+  called: readonly string[],
+  prefix = 't',
+  via: 'direct' | 'call_tool' = 'direct',
+): Message[] {
+  return [
+    { role: 'user', content: query },
+    {
+      role: 'assistant',
+      toolCalls: [{ id: `${prefix}s`, name: 'search_tools', arguments: JSON.stringify({ query }) }],
+    },
+    { role: 'tool', toolCallId: `${prefix}s`, content: JSON.stringify({ found: 0, tools: [], related: [], hint: '' }) },
+    {
+      role: 'assistant',
+      toolCalls: called.map((name, i) =>
+        via === 'direct'
+          ? { id: `${prefix}c${i}`, name, arguments: '{}' }
+          : { id: `${prefix}c${i}`, name: 'call_tool', arguments: JSON.stringify({ name, arguments: {} }) },
+      ),
+    },
+    ...called.map((_, i): Message => ({ role: 'tool', toolCallId: `${prefix}c${i}`, content: '{"ok":true}' })),
+  ];
+}
+
+async function feed(layer: ToolSearch, sessions: number, query: string, called: readonly string[]): Promise<void> {
+  for (let i = 0; i < sessions; i++)
+    await layer.prepare({ sessionId: `feed-${query}-${i}`, tools, messages: turn(query, called) });
+}
+
+const top = async (layer: ToolSearch, query: string, extra: object = {}) =>
+  names(ok(await layer.search({ sessionId: `ask-${Math.random()}`, tools, ...extra }, { query })).tools);
+
+const creditOf = async (layer: ToolSearch, tool: string, term: string) =>
+  (await layer.inspectLearned()).find((c) => c.tool === tool && c.term === term);
+
+describe('learn', () => {
+  it('is off by default and validated at construction', async () => {
+    const layer = createToolSearch({ logger: quiet });
+    expect(layer.options.learn).toBeUndefined();
+    expect(await layer.inspectLearned()).toEqual([]);
+    await expect(layer.forgetLearned()).rejects.toThrow(/no `learn` option/);
+    expect(createToolSearch({ learn: true }).options.learn).toMatchObject({ scope: 'default', weight: 8 });
+    expect(() => createToolSearch({ learn: { weight: -1 } })).toThrow(ToolSearchError);
+    expect(() => createToolSearch({ learn: { weight: -1 } })).toThrow(/"learn.weight": must be 0 or more/);
+    expect(() => createToolSearch({ learn: { scope: '' } })).toThrow(/"learn.scope": must not be empty/);
+    expect(() => createToolSearch({ learn: { halfLife: 0 } })).toThrow(/"learn.halfLife"/);
+    expect(() => createToolSearch({ learn: { bogus: 1 } as never })).toThrow(/"learn.bogus"/);
+    expect(() => createToolSearch({ learn: 'yes' as never })).toThrow(/"learn"/);
+  });
+
+  it('moves a tool the sessions called after a search up for that search, against learn off', async () => {
+    const store = createMemoryStore();
+    const off = createToolSearch({ logger: quiet });
+    const on = createToolSearch({ learn: true, store, logger: quiet });
+    // "umbrella" is in no tool's text: today it finds nothing; the sessions answered it with get_forecast.
+    expect(await top(off, 'umbrella')).toEqual([]);
+    const before = await top(off, 'umbrella for the city');
+    expect(before[0]).not.toBe('get_forecast');
+    await feed(on, 4, 'umbrella', ['get_forecast']);
+    expect(await top(on, 'umbrella')).toEqual(['get_forecast']);
+    // A fresh layer over the same store reads what was learned, and it outweighs a weaker keyword match.
+    const fresh = createToolSearch({ learn: true, store, logger: quiet });
+    expect((await top(fresh, 'umbrella for the city'))[0]).toBe('get_forecast');
+    expect(await top(off, 'umbrella for the city')).toEqual(before);
+  });
+
+  it('credits each (session, search, tool) once however often the history is replayed', async () => {
+    const layer = createToolSearch({ learn: true, logger: quiet });
+    const messages = turn('rainfall', ['get_forecast']);
+    for (let round = 0; round < 5; round++) await layer.prepare({ sessionId: 's', tools, messages });
+    expect(await creditOf(layer, 'get_forecast', 'rainfal')).toMatchObject({ credit: 1, sessions: 1 });
+    // Through call_tool, in a second session: a second session's credit.
+    const bridge = createToolSearch({ learn: true, logger: quiet, exposure: 'bridge', store: layer.options.store });
+    const bridged = turn('rainfall', ['get_forecast'], 'b', 'call_tool');
+    for (let round = 0; round < 3; round++) await bridge.prepare({ sessionId: 's2', tools, messages: bridged });
+    // Each layer reads the shared table again after a few seconds; a fresh one reads it now.
+    const reader = createToolSearch({ learn: true, store: layer.options.store });
+    expect(await creditOf(reader, 'get_forecast', 'rainfal')).toMatchObject({ credit: 2, sessions: 2 });
+  });
+
+  it('splits one search’s credit across the tools it led to, as they are called', async () => {
+    const layer = createToolSearch({ learn: true, logger: quiet });
+    const first = turn('plan trip', ['get_forecast']);
+    await layer.prepare({ sessionId: 's', tools, messages: first });
+    expect((await creditOf(layer, 'get_forecast', 'trip'))?.credit).toBe(1);
+    // The same search then led to a second tool: the credit is split, not doubled.
+    const second: Message[] = [
+      ...first,
+      { role: 'assistant', toolCalls: [{ id: 'late', name: 'create_event', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'late', content: 'done' },
+    ];
+    await layer.prepare({ sessionId: 's', tools, messages: second });
+    expect((await creditOf(layer, 'get_forecast', 'trip'))?.credit).toBe(0.5);
+    expect((await creditOf(layer, 'create_event', 'trip'))?.credit).toBe(0.5);
+  });
+
+  it('learns nothing from a refused call, an unanswered call, or a call after the next request', async () => {
+    const layer = createToolSearch({ learn: true, logger: quiet });
+    const messages: Message[] = [
+      ...turn('rainfall', []),
+      { role: 'assistant', toolCalls: [{ id: 'r', name: 'get_forecast', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'r', content: '{"notCalled":"get_forecast","error":"search first"}' },
+      { role: 'assistant', toolCalls: [{ id: 'u', name: 'get_weather', arguments: '{}' }] },
+      { role: 'user', content: 'something else' },
+      { role: 'assistant', toolCalls: [{ id: 'l', name: 'calculator', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'l', content: '4' },
+      { role: 'tool', toolCallId: 'u', content: 'sunny' },
+    ];
+    await layer.prepare({ sessionId: 's', tools, messages });
+    expect(await layer.inspectLearned()).toEqual([]);
+  });
+
+  it('bounds what one looping session can do, however often it searches and calls', async () => {
+    const layer = createToolSearch({ learn: true, logger: quiet });
+    let messages: Message[] = [];
+    for (let i = 0; i < 50; i++) {
+      messages = [...messages, ...turn('zorblax', ['calculator'], `loop${i}`)];
+      await layer.prepare({ sessionId: 'hostile', tools, messages });
+    }
+    expect(await creditOf(layer, 'calculator', 'zorblax')).toMatchObject({ credit: 1, sessions: 1 });
+    // Many distinct words: at most 256 pairs for the session, whatever it sends.
+    const words = Array.from({ length: 400 }, (_, i) => `w${i}x`);
+    let flood: Message[] = [];
+    for (let i = 0; i < 40; i++)
+      flood = [...flood, ...turn(words.slice(i * 10, i * 10 + 10).join(' '), ['calculator'], `f${i}`)];
+    await layer.prepare({ sessionId: 'flood', tools, messages: flood });
+    const pairs = (await layer.inspectLearned()).filter((c) => c.term.startsWith('w'));
+    expect(pairs.length).toBeLessThanOrEqual(16);
+  });
+
+  it('learns words that are also names of object properties', async () => {
+    const layer = createToolSearch({ learn: true, logger: quiet });
+    const odd = [...tools, { name: '__proto__', description: 'odd name' }, { name: 'constructor', description: 'odd' }];
+    const query = 'constructor __proto__ toString hasOwnProperty';
+    for (let i = 0; i < 3; i++)
+      await layer.prepare({ sessionId: `o${i}`, tools: odd, messages: turn(query, ['__proto__', 'constructor']) });
+    const learned = await layer.inspectLearned();
+    expect(learned.filter((c) => c.tool === '__proto__').map((c) => c.term)).toContain('constructor');
+    const found = ok(await layer.search({ sessionId: 'q', tools: odd }, { query: 'hasOwnProperty' }));
+    expect(names(found.tools).slice(0, 2).sort()).toEqual(['__proto__', 'constructor']);
+  });
+
+  it('keeps scopes apart and forgets one scope, or all with clear()', async () => {
+    const store = createMemoryStore();
+    const a = createToolSearch({ learn: { scope: 'tenant-a' }, store, logger: quiet });
+    const b = createToolSearch({ learn: { scope: 'tenant-b' }, store, logger: quiet });
+    await feed(a, 4, 'rainfall', ['get_forecast']);
+    expect((await top(a, 'rainfall'))[0]).toBe('get_forecast');
+    expect(await top(b, 'rainfall')).not.toContain('get_forecast');
+    expect(await b.inspectLearned()).toEqual([]);
+    await feed(b, 1, 'rainfall', ['send_email']);
+    await b.forgetLearned();
+    expect(await b.inspectLearned()).toEqual([]);
+    expect((await top(a, 'rainfall'))[0]).toBe('get_forecast');
+    // clear(sessionId) leaves what the scope learned; clear() forgets it with every session.
+    await a.clear('feed-rainfall-0');
+    expect((await a.inspectLearned()).length).toBeGreaterThan(0);
+    await a.clear();
+    expect(await createToolSearch({ learn: { scope: 'tenant-a' }, store }).inspectLearned()).toEqual([]);
+  });
+
+  it('never reveals a tool outside the enabled groups, and never puts a learned word before the model', async () => {
+    const layer = createToolSearch({ learn: true, logger: quiet });
+    await feed(layer, 5, 'zorblax', ['get_forecast']);
+    expect((await top(layer, 'zorblax'))[0]).toBe('get_forecast');
+    const hidden = ok(await layer.search({ sessionId: 'h', tools, enabledGroups: ['mail'] }, { query: 'zorblax' }));
+    expect(names(hidden.tools)).not.toContain('get_forecast');
+    expect(hidden.found).toBe(0);
+    expect(JSON.stringify(hidden)).not.toContain('get_forecast');
+    // The model's view: the tools of a round and every search result, free of what was learned.
+    const prepared = await layer.prepare({ sessionId: 'p', tools, messages: [] });
+    expect(JSON.stringify(prepared.tools)).not.toContain('zorblax');
+    const other = ok(await layer.search({ sessionId: 'o', tools }, { query: 'forecast' }));
+    expect(JSON.stringify(other)).not.toContain('zorblax');
+  });
+
+  it('keeps the terms and tools within their bounds, the most credited first', async () => {
+    const layer = createToolSearch({ learn: { maxTermsPerTool: 3, maxTools: 2 }, logger: quiet });
+    await layer.prepare({ sessionId: 'a', tools, messages: turn('alpha bravo charlie delta echo', ['calculator']) });
+    expect((await layer.inspectLearned()).filter((c) => c.tool === 'calculator')).toHaveLength(3);
+    await layer.prepare({ sessionId: 'b', tools, messages: turn('foxtrot', ['get_weather']) });
+    await layer.prepare({ sessionId: 'c', tools, messages: turn('golf', ['send_email']) });
+    const learned = await layer.inspectLearned();
+    // get_weather and send_email have the same credit, but get_weather's has faded for one addition more.
+    expect([...new Set(learned.map((c) => c.tool))].sort()).toEqual(['calculator', 'send_email']);
+  });
+
+  it('fades older credit as newer sessions add theirs', async () => {
+    const layer = createToolSearch({ learn: { halfLife: 2 }, logger: quiet });
+    await layer.prepare({ sessionId: 'a', tools, messages: turn('foxtrot', ['get_weather']) });
+    await layer.prepare({ sessionId: 'b', tools, messages: turn('golf', ['send_email']) });
+    await layer.prepare({ sessionId: 'c', tools, messages: turn('hotel', ['calculator']) });
+    // Two additions later, at a half-life of two, the first session's credit weighs a half.
+    expect((await creditOf(layer, 'calculator', 'hotel'))?.credit).toBe(1);
+    expect((await creditOf(layer, 'send_email', 'golf'))?.credit).toBeCloseTo(2 ** -0.5, 5);
+    expect((await creditOf(layer, 'get_weather', 'foxtrot'))?.credit).toBeCloseTo(0.5, 5);
+  });
+
+  it('goes on in memory when the store’s shared space fails, with one warning', async () => {
+    const warnings: string[] = [];
+    const base = createMemoryStore();
+    const store: DiscoveredStore = {
+      ...base,
+      name: 'broken-shared',
+      shared: {
+        get: () => Promise.reject(new Error('quota')),
+        update: () => Promise.reject(new Error('quota')),
+        delete: () => Promise.reject(new Error('quota')),
+      },
+    };
+    const layer = createToolSearch({ learn: true, store, logger: { warn: (m) => warnings.push(m) } });
+    await feed(layer, 4, 'rainfall', ['get_forecast']);
+    expect((await top(layer, 'rainfall'))[0]).toBe('get_forecast');
+    expect(warnings.filter((w) => w.includes('shared value'))).toHaveLength(1);
+  });
+});

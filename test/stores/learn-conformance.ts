@@ -1,0 +1,78 @@
+// Learning (the `learn` option) over every store: credits live in the store's shared space, so a fresh layer over a
+// fresh store instance (another request, tab or isolate) orders its searches by what the sessions taught.
+import { createToolSearch, type DiscoveredStore, type Message, type Tool } from 'tool-search-layer';
+import { expect, it } from 'vitest';
+import type { StoreHarness } from './conformance.ts';
+
+/** A turn as a host's history holds it: the request, a search with its result, then the tool called with a result. */
+export function learnTurn(query: string, tool: string, id = ''): Message[] {
+  return [
+    { role: 'user', content: query },
+    { role: 'assistant', toolCalls: [{ id: `s${id}`, name: 'search_tools', arguments: JSON.stringify({ query }) }] },
+    { role: 'tool', toolCallId: `s${id}`, content: '{"found":0,"tools":[],"related":[],"hint":""}' },
+    { role: 'assistant', toolCalls: [{ id: `c${id}`, name: tool, arguments: '{}' }] },
+    { role: 'tool', toolCallId: `c${id}`, content: '{"ok":true}' },
+  ];
+}
+
+const layerOver = (store: DiscoveredStore, learn: object | true = true) =>
+  createToolSearch({ store, learn, storeTimeoutMs: 10_000, logger: { warn: (m) => expect.fail(m) } });
+
+/** Registers the learning conformance tests, in the caller's describe. */
+export function learnConformance(make: () => StoreHarness | Promise<StoreHarness>, tools: readonly Tool[]): void {
+  const top = async (store: DiscoveredStore, query: string) => {
+    const result = (await layerOver(store).search({ sessionId: 'ask', tools }, { query })) as unknown as {
+      tools: readonly Tool[];
+    };
+    return result.tools.map((tool) => tool.name);
+  };
+
+  it('keeps learned credits across store instances, orders a fresh layer’s search by them, and forgets them', async () => {
+    const harness = await make();
+    expect(await top(await harness.open(), 'umbrella')).toEqual([]);
+    for (let i = 0; i < 3; i++) {
+      await layerOver(await harness.open()).prepare({
+        sessionId: `s${i}`,
+        tools,
+        messages: learnTurn('umbrella', 'get_forecast'),
+      });
+      await harness.settle?.();
+    }
+    expect(await top(await harness.open(), 'umbrella')).toEqual(['get_forecast']);
+    const learned = await layerOver(await harness.open()).inspectLearned();
+    expect(learned).toEqual([{ tool: 'get_forecast', term: 'umbrella', credit: 3, sessions: 3 }]);
+    // A replayed history adds nothing, from any instance.
+    await layerOver(await harness.open()).prepare({
+      sessionId: 's0',
+      tools,
+      messages: learnTurn('umbrella', 'get_forecast'),
+    });
+    await harness.settle?.();
+    expect((await layerOver(await harness.open()).inspectLearned())[0]?.credit).toBe(3);
+    await layerOver(await harness.open()).forgetLearned();
+    await harness.settle?.();
+    expect(await top(await harness.open(), 'umbrella')).toEqual([]);
+  });
+
+  it('keeps a table at its byte bound within the shared space’s value limit', async () => {
+    const harness = await make();
+    // 18 sessions of four searches, 32 new words each: 2,304 (tool, term) pairs, more than the bound keeps.
+    const many: Tool[] = Array.from({ length: 72 }, (_, i) => ({ name: `tool_number_${i}`, description: `tool ${i}` }));
+    const layer = layerOver(await harness.open(), { maxTools: 10_000, maxTermsPerTool: 40 });
+    for (let i = 0; i < 18; i++) {
+      const messages = [0, 1, 2, 3].flatMap((j) => {
+        const words = Array.from({ length: 32 }, (_, k) => `word${i}x${j}x${k}`).join(' ');
+        return learnTurn(words, `tool_number_${i * 4 + j}`, `${j}`);
+      });
+      await layer.prepare({ sessionId: `b${i}`, tools: many, messages });
+    }
+    await harness.settle?.();
+    const fresh = layerOver(await harness.open(), { maxTools: 10_000, maxTermsPerTool: 40 });
+    const learned = await fresh.inspectLearned();
+    expect(learned.length).toBeGreaterThan(1000);
+    expect(learned.length).toBeLessThan(18 * 4 * 32);
+    // The newest credit is kept; the oldest went to make room.
+    expect(learned.some((c) => c.tool === 'tool_number_71')).toBe(true);
+    expect(learned.some((c) => c.tool === 'tool_number_0')).toBe(false);
+  });
+}
