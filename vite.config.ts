@@ -21,6 +21,7 @@ export default defineConfig({
       external: [
         /^valibot/,
         /^@cfworker\/json-schema/,
+        /^re2js/,
         /^stemmer/,
         /^idb-keyval/,
         /^cloudflare:/,
@@ -28,6 +29,7 @@ export default defineConfig({
         /^@ai-sdk\//,
         /^openai(\/|$)/,
         /^@anthropic-ai\//,
+        /^@google\/genai/,
         /^@modelcontextprotocol\//,
       ],
       output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },

@@ -22,6 +22,7 @@ const sources = {
   './mcp': 'src/adapters/mcp/index.ts',
   './openai': 'src/adapters/openai/index.ts',
   './anthropic': 'src/adapters/anthropic/index.ts',
+  './gemini': 'src/adapters/gemini/index.ts',
   './indexeddb': 'src/stores/indexeddb.ts',
   './cloudflare-kv': 'src/stores/cloudflare-kv.ts',
   './durable-object': 'src/stores/durable-object.ts',

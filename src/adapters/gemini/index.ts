@@ -1,0 +1,10 @@
+// tool-search-layer/gemini: the layer for Google's Gemini API (`@google/genai`).
+
+export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
+export type { AnswerGeminiFunctionCallOptions } from './answer.ts';
+export { answerGeminiFunctionCall } from './answer.ts';
+export { geminiContentsToMessages } from './contents.ts';
+export type { GeminiExposure, GeminiOptions, GeminiRequest } from './request.ts';
+export { prepareGeminiRequest } from './request.ts';
+export type { GeminiSchema } from './schema.ts';
+export { GEMINI_NAME, geminiSchema } from './schema.ts';
