@@ -21,6 +21,7 @@ export default defineConfig({
       external: [
         /^valibot/,
         /^@cfworker\/json-schema/,
+        /^re2js/,
         /^stemmer/,
         /^idb-keyval/,
         /^cloudflare:/,

@@ -16,6 +16,8 @@ export interface BridgeRow {
   refusedP50Ms: number;
   /** prepare of a bridge round, the session's block already pinned. */
   prepareP50Ms: number;
+  /** The slowest callTool of the hostile patterns (issue 29): the longest the event loop is held by model input. */
+  hostileMaxMs: number;
   /** Calls that ran / calls made with arguments built from the schemas (the rest have schemas the builder cannot satisfy). */
   accepted: string;
   runs: number;
@@ -38,6 +40,31 @@ function argsFor(parameters: Record<string, unknown> | null | undefined): Record
   const properties = (parameters?.properties ?? {}) as Record<string, unknown>;
   const required = Array.isArray(parameters?.required) ? (parameters.required as string[]) : [];
   return Object.fromEntries(required.map((name) => [name, sample(properties[name])]));
+}
+
+/** Catastrophic patterns for a backtracking engine (seconds at 30 characters, hours at 40), each with a model argument. */
+const hostile = (length: number): { parameters: Record<string, unknown>; arguments: Record<string, unknown> }[] => [
+  {
+    parameters: { type: 'object', properties: { id: { type: 'string', pattern: '^(a+)+$' } } },
+    arguments: { id: `${'a'.repeat(length)}!` },
+  },
+  {
+    parameters: { type: 'object', patternProperties: { '^(x+x+)+y$': { type: 'number' } } },
+    arguments: { ['x'.repeat(length)]: 1 },
+  },
+];
+
+/** The slowest callTool over the hostile patterns, with model arguments of 30 and 10,000 characters. */
+async function measureHostile(): Promise<number> {
+  const layer = createToolSearch({ exposure: 'bridge', logger: { warn() {} } });
+  const times: number[] = [];
+  for (const { parameters, arguments: args } of [...hostile(30), ...hostile(10_000)]) {
+    const tools = [{ name: 'target', parameters }, ...Array.from({ length: 6 }, (_, i) => ({ name: `filler_${i}` }))];
+    const context = { sessionId: 'hostile', tools };
+    await layer.search(context, { query: 'target' });
+    times.push(await timeMs(() => layer.callTool(context, { name: 'target', arguments: args })));
+  }
+  return Math.max(...times);
 }
 
 /** Times callTool and prepare in bridge mode over a catalogue, discovering tools through real searches. */
@@ -85,6 +112,7 @@ export async function measureBridge(
     firstCallP50Ms: median(first),
     refusedP50Ms: median(refused),
     prepareP50Ms: median(prepare),
+    hostileMaxMs: await measureHostile(),
     accepted: `${accepted} / ${tools.length}`,
     runs,
   };
@@ -96,7 +124,15 @@ const ms = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toPrecision(3));
 export function bridgeTable(row: BridgeRow): Table {
   return {
     title: `Bridge (exposure: 'bridge') at ${row.tools.toLocaleString('en-US')} tools (seal-tools)`,
-    columns: ['callTool p50', 'callTool p99', 'first call of a tool p50', 'refused call p50', 'prepare p50', 'ran'],
+    columns: [
+      'callTool p50',
+      'callTool p99',
+      'first call of a tool p50',
+      'refused call p50',
+      'prepare p50',
+      'hostile pattern, max',
+      'ran',
+    ],
     rows: [
       [
         `${ms(row.callP50Ms)} ms`,
@@ -104,11 +140,13 @@ export function bridgeTable(row: BridgeRow): Table {
         `${ms(row.firstCallP50Ms)} ms`,
         `${ms(row.refusedP50Ms)} ms`,
         `${ms(row.prepareP50Ms)} ms`,
+        `${ms(row.hostileMaxMs)} ms`,
         row.accepted,
       ],
     ],
     notes: [
       `${row.runs} runs over the tools found by the seal-tools queries; arguments built from each schema's required properties.`,
+      'Hostile pattern: the slowest callTool over `^(a+)+$` (a `pattern`) and `^(x+x+)+y$` (a `patternProperties` key) with model arguments of 30 and 10,000 characters; SPEC 12 bounds it at 50 ms.',
       'A refused call sends null for every required property (passed as a JSON string), so its schema check fails and a corrective result is built.',
     ],
   };

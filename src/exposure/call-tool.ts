@@ -95,6 +95,14 @@ export async function callTool(
     const error = format(texts.invalidArgsError, { name, problems: verdict.problems });
     return { ok: false, result: { notCalled: name, error, hint: format(texts.invalidArgsHint, { name }) } };
   }
+  if (verdict.valid === 'refused') {
+    if (verdict.first)
+      deps.warn(
+        `"${name}" was not called: its parameters use the pattern "${verdict.pattern}", which cannot be matched in linear time (lookaround or backreferences)`,
+      );
+    const error = format(texts.refusedArgsError, { name, pattern: verdict.pattern });
+    return { ok: false, result: { notCalled: name, error, hint: format(texts.refusedArgsHint, { name }) } };
+  }
   if (verdict.valid === 'unchecked' && verdict.first) {
     deps.warn(`the parameters of "${name}" cannot be checked (${verdict.reason}); the call runs unchecked`);
   }

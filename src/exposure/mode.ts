@@ -93,4 +93,6 @@ export const BRIDGE_TEXT_KEYS = [
   'unavailableHint',
   'invalidArgsError',
   'invalidArgsHint',
+  'refusedArgsError',
+  'refusedArgsHint',
 ] as const;

@@ -31,6 +31,10 @@ export interface BridgeTexts {
   readonly invalidArgsError: string;
   /** {name} */
   readonly invalidArgsHint: string;
+  /** An argument meets a schema pattern that cannot be matched in linear time: {name}, {pattern}. */
+  readonly refusedArgsError: string;
+  /** {name} */
+  readonly refusedArgsHint: string;
 }
 
 const en: BridgeTexts = {
@@ -59,6 +63,10 @@ const en: BridgeTexts = {
   invalidArgsError: 'Tool "{name}" was not called: its arguments do not match its parameters. {problems}',
   invalidArgsHint:
     'Call "{name}" again through call_tool with arguments that match its parameters (search for it again to see them).',
+  refusedArgsError:
+    'Tool "{name}" was not called: its arguments could not be checked, because its parameters use the pattern "{pattern}", which cannot be matched safely.',
+  refusedArgsHint:
+    'This is a fault in the definition of "{name}", not in your call. Use another tool that does the task, or tell the user that "{name}" cannot be used with this argument.',
 };
 
 const zh: BridgeTexts = {
@@ -84,6 +92,9 @@ const zh: BridgeTexts = {
   unavailableHint: '它稍后可能恢复。如需继续，请用 search_tools 搜索能完成该任务的其他工具。',
   invalidArgsError: '未调用工具“{name}”：参数与其参数定义不符。{problems}',
   invalidArgsHint: '请按参数定义通过 call_tool 重新调用“{name}”（如需查看定义，可再次搜索它）。',
+  refusedArgsError: '未调用工具“{name}”：无法检查其参数，因为其参数定义使用的正则表达式“{pattern}”无法安全匹配。',
+  refusedArgsHint:
+    '这是“{name}”的定义有问题，而不是你的调用有误。请改用能完成该任务的其他工具，或告诉用户“{name}”无法使用此参数。',
 };
 
 /** The bridge's built-in texts, by locale. */

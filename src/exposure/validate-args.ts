@@ -2,11 +2,16 @@
 // (@cfworker/json-schema interprets schemas: no eval, no new Function).
 import { type OutputUnit, type SchemaDraft, Validator } from '@cfworker/json-schema';
 import type { JsonSchema } from '../core/types.ts';
+import { RefusedPattern, withLinearRegExp } from './linear-regexp.ts';
 
-/** The outcome of a check: valid, invalid with the problems said concisely, or not checkable (a broken schema). */
+/**
+ * The outcome of a check: valid, invalid with the problems said concisely, refused (an argument meets a pattern
+ * that cannot be matched in linear time), or not checkable (a broken schema).
+ */
 export type ArgsCheck =
   | { readonly valid: true }
   | { readonly valid: false; readonly problems: string }
+  | { readonly valid: 'refused'; readonly pattern: string; readonly first: boolean }
   | {
       readonly valid: 'unchecked';
       readonly reason: string /** The first time this schema was found unusable. */;
@@ -56,20 +61,27 @@ export function checkArguments(parameters: JsonSchema | null | undefined, args: 
   if (validator instanceof Error) return unchecked(parameters, validator);
   let errors: OutputUnit[];
   try {
-    const result = validator.validate(args);
+    const result = withLinearRegExp(() => (validator as Validator).validate(args));
     if (result.valid) return { valid: true };
     errors = result.errors;
   } catch (error) {
-    // An unresolvable $ref is found only while validating.
+    if (error instanceof RefusedPattern)
+      return { valid: 'refused', pattern: error.pattern, first: firstReport(parameters) };
+    // An unresolvable $ref or a pattern that is not a regular expression is found only while validating.
     return unchecked(parameters, error);
   }
   return { valid: false, problems: problemsOf(errors) };
 }
 
-function unchecked(schema: object, error: unknown): ArgsCheck {
+function firstReport(schema: object): boolean {
   const first = !reported.has(schema);
   reported.add(schema);
-  return { valid: 'unchecked', reason: error instanceof Error ? error.message : String(error), first };
+  return first;
+}
+
+function unchecked(schema: object, error: unknown): ArgsCheck {
+  const reason = error instanceof Error ? error.message : String(error);
+  return { valid: 'unchecked', reason, first: firstReport(schema) };
 }
 
 /** The leaf errors (the ones no deeper error explains), as `arguments.path: reason`, at most SHOWN_PROBLEMS. */
