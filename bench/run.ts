@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { bridgeTable, measureBridge } from './bridge.ts';
 import { costSection } from './cost-run.ts';
 import { type BenchSet, combineCatalogues, labelledSets, loadSet } from './data.ts';
-import { peers, speedPeers } from './peers/index.ts';
 import { learnSection } from './learn.ts';
+import { peers, speedPeers } from './peers/index.ts';
 import { measureQuality } from './quality.ts';
 import { updateReadme } from './readme.ts';
 import { type BenchResults, tables } from './report.ts';
@@ -87,7 +87,11 @@ if (selected.includes('quality')) {
 }
 
 // Learning from use: recall before and after feeding, with the leave-one-set-out folds, and its cost per call.
-const learning = selected.includes('learn') ? (log('learning from use...'), await learnSection(quick)) : [];
+let learning: Awaited<ReturnType<typeof learnSection>> = [];
+if (selected.includes('learn')) {
+  log('learning from use...');
+  learning = await learnSection(quick);
+}
 
 let semantic: SemanticRow[] | undefined;
 if (embedderPath) {

@@ -14,6 +14,7 @@ import {
   applyOwn,
   catalogueTools,
   fillPicker,
+  learnFromQueries,
   OWN,
   queriesFor,
   saveQueries,
@@ -81,6 +82,7 @@ async function pickCatalogue(id: string, restoring = false): Promise<void> {
   fillGroups();
   showCatalogueStats();
   byId('golden-result').replaceChildren();
+  byId('learn-result').replaceChildren();
   if (!restoring) await newConversation();
 }
 
@@ -116,6 +118,7 @@ function wireCatalogue(): void {
   );
   byId('queries').addEventListener('input', () => saveQueries(byId<HTMLTextAreaElement>('queries').value));
   byId('run-queries').addEventListener('click', () => act(scoreQueries));
+  byId('run-learning').addEventListener('click', () => act(learnFromQueries));
 }
 
 function wireSettings(): void {

@@ -5,6 +5,7 @@ import { app } from './app.ts';
 import { CATALOGUES, groupCounts, loadCatalogue, toolTokens } from './catalogues.ts';
 import { evaluateGolden, type GoldenReport, MRR_DEPTH, parseGolden } from './golden.ts';
 import { FORMAT_LABELS, importTools } from './import-tools.ts';
+import { evaluateLearning } from './learn-golden.ts';
 import { load, save } from './persist.ts';
 import { SAMPLE_QUERIES } from './sample-queries.ts';
 import { byId, chips, formatCount, h } from './view.ts';
@@ -166,5 +167,53 @@ function missList(report: GoldenReport): HTMLElement {
         ),
       ),
     ),
+  );
+}
+
+/** Feeds every other query as a session of users, then shows what learning did to the others: two bars and a list. */
+export async function learnFromQueries(): Promise<void> {
+  const out = byId('learn-result');
+  const { queries } = parseGolden(byId<HTMLTextAreaElement>('queries').value);
+  if (queries.length < 2) {
+    out.replaceChildren(h('p', { class: 'error' }, 'Write at least two lines: one to learn from, one to test.'));
+    return;
+  }
+  const report = await evaluateLearning(app.options, app.tools, queries);
+  const bar = (label: string, value: number, id: string) =>
+    h(
+      'div',
+      { class: 'learn-bar', id },
+      h('span', { class: 'learn-label' }, label),
+      h('span', { class: 'learn-track' }, h('span', { class: 'learn-fill', style: `width: ${percent(value)}` })),
+      h('span', { class: 'learn-value' }, percent(value)),
+    );
+  const changed = report.outcomes.filter((o) => o.on !== o.off);
+  out.replaceChildren(
+    h(
+      'p',
+      {},
+      `Learned from ${report.fed.length} sessions (every other query: a search, then its tools called); recall@5 of the other ${report.outcomes.length}:`,
+    ),
+    h(
+      'div',
+      {
+        class: 'learn-chart',
+        role: 'img',
+        'aria-label': `recall@5 ${percent(report.off)} without learning, ${percent(report.on)} with`,
+      },
+      bar('learning off', report.off, 'learn-off'),
+      bar('learning on', report.on, 'learn-on'),
+    ),
+    changed.length === 0
+      ? h(
+          'p',
+          { class: 'muted' },
+          'No held-out query changed: learning helps where users ask for the same tools in other words.',
+        )
+      : h(
+          'ul',
+          { class: 'misses', id: 'learn-changes' },
+          ...changed.map((o) => h('li', {}, h('q', {}, o.query), ` ${percent(o.off)} → ${percent(o.on)}`)),
+        ),
   );
 }
