@@ -146,7 +146,9 @@ export function inlineBody<B extends AnthropicMessagesBody>(
   const betas = [...new Set([...((body as { betas?: readonly AnthropicBeta[] }).betas ?? []), ...INLINE_BETAS])];
   return {
     ...body,
-    tools: uniqueTools([...shown.map(layer.original), ...converted.passthrough], (tool) => tool.name),
+    tools: uniqueTools([...shown.map(layer.original), ...converted.passthrough], (tool) =>
+      'name' in tool ? tool.name : undefined,
+    ),
     messages: inlineMessages(body.messages, definitionOf, found) as BetaMessageParam[],
     betas,
   };

@@ -67,7 +67,8 @@ export function exposureOf(options: AnthropicOptions): AnthropicExposure {
 }
 
 /** The tools to send, each name once: the API rejects repeated names with a 400, even of one object sent twice. */
-const unique = (tools: readonly ToolUnion[]): ToolUnion[] => uniqueTools(tools, (tool) => tool.name);
+const unique = (tools: readonly ToolUnion[]): ToolUnion[] =>
+  uniqueTools(tools, (tool) => ('name' in tool ? tool.name : undefined));
 
 /**
  * A bypassed round's tools: the caller's own array when it has no repeated or malformed entry, else the entries the
