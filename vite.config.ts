@@ -31,6 +31,8 @@ export default defineConfig({
         /^@anthropic-ai\//,
         /^@google\/genai/,
         /^@modelcontextprotocol\//,
+        /^langchain(\/|$)/,
+        /^@langchain\//,
       ],
       output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },

@@ -29,6 +29,7 @@ const sources = {
   './cold-start': 'src/search/serialize.ts',
   './cost': 'src/cost/index.ts',
   './zh': 'src/core/locale-zh.ts',
+  './langchain': 'src/adapters/langchain/index.ts',
 };
 
 /**

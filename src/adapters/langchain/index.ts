@@ -1,0 +1,4 @@
+// The LangChain.js entry: `tool-search-layer/langchain`, a middleware for `createAgent` (langchain 1.x).
+export type { LangChainMessageLike } from './messages.ts';
+export { type RunInfo, type ToolSearchMiddlewareOptions, toolSearchMiddleware } from './middleware.ts';
+export type { LangChainToolLike } from './tools.ts';
