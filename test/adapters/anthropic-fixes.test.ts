@@ -69,6 +69,47 @@ describe('item 1: a bypassed round never sends a repeated name', () => {
   });
 });
 
+describe('one tool object twice (a host that merges two lists) is sent once', () => {
+  const shared = tools[0] as AnthropicTool;
+  const rest = tools.slice(1) as AnthropicTool[];
+  const rounds = {
+    bypassed: [shared, rest[0] as AnthropicTool, rest[1] as AnthropicTool, shared],
+    searched: [shared, ...rest, shared],
+  };
+
+  for (const exposure of ['native', 'bridge', 'tools', 'inline'] as const) {
+    for (const [round, list] of Object.entries(rounds)) {
+      it(`${exposure}, ${round}: each name once, through the real client`, async () => {
+        const { client, provider } = await start(() => anthropicReply({ text: 'ok' }));
+        const layer = createToolSearch({ ...quiet(), alwaysDirectTools: [shared.name] });
+        const body = { model: 'm', max_tokens: 9, messages: [{ role: 'user' as const, content: 'hi' }], tools: list };
+        const request = await prepareAnthropicMessages(layer, body, { sessionId: 's', exposure });
+        await client.messages.create(request as Anthropic.MessageCreateParamsNonStreaming);
+        const sent = names(provider.body(0).tools);
+        expect(sent).toContain(shared.name);
+        expect(sent).toEqual([...new Set(sent)]);
+      });
+    }
+
+    it(`${exposure}: found by a search, each name once`, async () => {
+      const { client, provider } = await start(() => anthropicReply({ text: 'ok' }));
+      const layer = createToolSearch(quiet());
+      const context = { sessionId: 's', tools: anthropicToolsToTools(rounds.searched, groupOf) };
+      await layer.search(context, { query: shared.name });
+      const body = {
+        model: 'm',
+        max_tokens: 9,
+        messages: [{ role: 'user' as const, content: 'hi' }],
+        tools: rounds.searched,
+      };
+      const request = await prepareAnthropicMessages(layer, body, { sessionId: 's', exposure, groupOf });
+      await client.messages.create(request as Anthropic.MessageCreateParamsNonStreaming);
+      const sent = names(provider.body(0).tools);
+      expect(sent).toEqual([...new Set(sent)]);
+    });
+  }
+});
+
 describe('item 2: native mode never sends cache_control on a deferred tool', () => {
   it('moves the caller’s breakpoint from a deferred tool to the last tool that is not deferred', async () => {
     const { client, provider } = await start(() => anthropicReply({ text: 'ok' }));

@@ -15,7 +15,7 @@ import type { Tool as AnthropicTool, ToolUnion } from '@anthropic-ai/sdk/resourc
 import { NOT_CALLED } from '../../core/discovered.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { Tool } from '../../core/types.ts';
-import type { ConvertedTools } from '../provider-tools.ts';
+import { type ConvertedTools, uniqueTools } from '../provider-tools.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import type { AnthropicMessage } from './messages.ts';
 
@@ -146,7 +146,9 @@ export function inlineBody<B extends AnthropicMessagesBody>(
   const betas = [...new Set([...((body as { betas?: readonly AnthropicBeta[] }).betas ?? []), ...INLINE_BETAS])];
   return {
     ...body,
-    tools: [...shown.map(layer.original), ...converted.passthrough],
+    tools: uniqueTools([...shown.map(layer.original), ...converted.passthrough], (tool) =>
+      'name' in tool ? tool.name : undefined,
+    ),
     messages: inlineMessages(body.messages, definitionOf, found) as BetaMessageParam[],
     betas,
   };

@@ -6,7 +6,7 @@ import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts
 import { ToolSearchError } from '../../core/errors.ts';
 import type { Tool } from '../../core/types.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
-import type { ConvertedTools, GroupOf } from '../provider-tools.ts';
+import { type ConvertedTools, type GroupOf, uniqueTools } from '../provider-tools.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import { inlineBody } from './inline.ts';
 import { anthropicMessagesToMessages, convertAnthropicTools, toolToAnthropicTool } from './messages.ts';
@@ -66,15 +66,20 @@ export function exposureOf(options: AnthropicOptions): AnthropicExposure {
   return exposure;
 }
 
+/** The tools to send, each name once: the API rejects repeated names with a 400, even of one object sent twice. */
+const unique = (tools: readonly ToolUnion[]): ToolUnion[] =>
+  uniqueTools(tools, (tool) => ('name' in tool ? tool.name : undefined));
+
 /**
  * A bypassed round's tools: the caller's own array when it has no repeated or malformed entry, else the entries the
- * layer kept (first of each name) with Anthropic's own tools in place. The API rejects repeated names with a 400.
+ * layer kept (first of each name) with Anthropic's own tools in place.
  */
 function bypassedTools(body: AnthropicMessagesBody, converted: ConvertedTools<ToolUnion>, kept: readonly Tool[]) {
-  if (kept.length === converted.tools.length) return undefined;
+  const all = body.tools ?? [];
+  if (kept.length === converted.tools.length && new Set(all).size === all.length) return undefined;
   const keep = new Set(kept.map((tool) => converted.original(tool)));
   const passthrough = new Set(converted.passthrough);
-  return (body.tools ?? []).filter((tool) => passthrough.has(tool) || keep.has(tool));
+  return unique(all.filter((tool) => passthrough.has(tool) || keep.has(tool)));
 }
 
 /**
@@ -121,9 +126,11 @@ export async function prepareAnthropicMessages<B extends AnthropicMessagesBody>(
   if (exposure === 'native') {
     const referenced = referencedNames(body.messages);
     const tools = nativeTools(layer, converted, prepared.tools, { enabledGroups: options.enabledGroups, referenced });
-    return { ...body, tools: [...tools, ...converted.passthrough] };
+    return { ...body, tools: unique([...tools, ...converted.passthrough]) };
   }
-  if (exposure !== 'inline') return { ...body, tools: [...prepared.tools.map(original), ...converted.passthrough] };
+  if (exposure !== 'inline') {
+    return { ...body, tools: unique([...prepared.tools.map(original), ...converted.passthrough]) };
+  }
   return inlineBody(body, converted, prepared.tools, { direct: layer.options.alwaysDirectTools, original });
 }
 
