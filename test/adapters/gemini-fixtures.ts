@@ -1,5 +1,8 @@
 // What the Gemini adapter tests share: a real catalogue of 117 tools (GitHub's MCP server, bench/data) as frozen
 // function declarations, the real `@google/genai` client pointed at the loopback provider, and Gemini's replies.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type FunctionDeclaration, GoogleGenAI, type Part } from '@google/genai';
 import type { ToolExecution } from 'tool-search-layer/gemini';
 import { loadSet } from '../../bench/data.ts';
@@ -74,4 +77,29 @@ export function executor(): {
     return { ok: true, tool: call.name };
   };
   return { calls, execute };
+}
+
+/**
+ * Type-checks recorded request bodies under `tsc --strict` against the SDK's own types of what goes on the wire
+ * (`Content`, `Tool`, `ToolConfig`, `GenerationConfig`): each body becomes an object literal, so a key the API
+ * does not know fails as an excess property. Returns tsc's output ('' when they pass).
+ */
+export function typecheckBodies(label: string, bodies: readonly Record<string, unknown>[]): string {
+  const root = join(import.meta.dirname, '..', '..');
+  const dir = join(import.meta.dirname, 'gemini-types', `.bodies-${label}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    const head = [
+      "import type { Content, GenerationConfig, Tool, ToolConfig } from '@google/genai';",
+      'interface Body { contents: Content[]; systemInstruction?: Content; tools?: Tool[]; toolConfig?: ToolConfig; generationConfig?: GenerationConfig }',
+    ];
+    const lines = bodies.map((body, i) => `export const body${i}: Body = ${JSON.stringify(body, null, 1)};`);
+    writeFileSync(join(dir, 'bodies.ts'), [...head, ...lines].join('\n'));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../tsconfig.json', include: ['*.ts'] }));
+    const tsc = join(root, 'node_modules', '.bin', 'tsc');
+    const run = spawnSync(tsc, ['-p', join(dir, 'tsconfig.json')], { cwd: root, encoding: 'utf8' });
+    return `${run.stdout}${run.stderr}${run.status === 0 ? '' : `(exit ${run.status})`}`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

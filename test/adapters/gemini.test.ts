@@ -20,6 +20,7 @@ import {
   geminiStream,
   groupOf,
   quiet,
+  typecheckBodies,
 } from './gemini-fixtures.ts';
 import { type MockProvider, type RecordedRequest, startMockProvider } from './mock-provider.ts';
 
@@ -176,6 +177,12 @@ describe('tool-search-layer/gemini with @google/genai', () => {
     expect(requests[STREAMED]?.path).toContain(`/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`);
     expect(requests[0]?.path).toBe(`/v1beta/models/${MODEL}:generateContent`);
     expect(appendOnly(requests)).toEqual([]);
+    expect(
+      typecheckBodies(
+        'bridge',
+        requests.map((request) => request.body),
+      ),
+    ).toBe('');
     // Only the bridge's two declarations, then googleSearch as given.
     const sentTools = requests[0]?.body.tools as { functionDeclarations?: { name: string }[] }[];
     expect(sentTools.map((tool) => tool.functionDeclarations?.map((d) => d.name) ?? tool)).toEqual([
@@ -252,6 +259,12 @@ describe('tool-search-layer/gemini with @google/genai', () => {
   it("'tools' (the control): the same script changes tools at each discovery", async () => {
     const { calls } = await session('tools', createMemoryStore());
     const requests = provider?.requests ?? [];
+    expect(
+      typecheckBodies(
+        'tools',
+        requests.map((request) => request.body),
+      ),
+    ).toBe('');
     const broken = appendOnly(requests);
     expect(broken.filter((line) => line.startsWith('tools of request'))).toHaveLength(5);
     const counts = requests.map(

@@ -99,14 +99,14 @@ export async function prepareGeminiRequest<P extends GeminiRequest>(
   layer: ToolSearch,
   params: P,
   options: GeminiOptions,
-): Promise<P> {
+): Promise<P & { config: GenerateContentConfig }> {
   const config = params.config;
   const split = geminiTools(config?.tools, options.groupOf);
   const prepared = await layer.prepare({
     ...coreContext(options, split.tools),
     messages: geminiContentsToMessages(params.contents ?? params.history, config?.systemInstruction as ContentUnion),
   });
-  if (prepared.bypassed && config?.tools === undefined) return params;
+  if (prepared.bypassed && config?.tools === undefined) return { ...params, config: { ...config } };
   const warn = (message: string) => layer.options.logger.warn(`[tool-search-layer] ${message}`);
   const declarations = uniqueTools(
     prepared.tools.flatMap((tool) => toDeclaration(tool, warn) ?? []),
