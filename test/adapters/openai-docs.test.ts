@@ -1,16 +1,22 @@
-// docs/openai.md's runnable examples (```ts run blocks): type-checked with `tsc --strict` against the built
-// package and the newest openai types, then run, printing what their comments say.
+// The adapter guides' runnable examples (```ts run blocks): type-checked with `tsc --strict` against the built
+// package and the newest SDK types, then run, printing what their comments say. docs/gemini.md's examples talk
+// to a stand-in Gemini on loopback through the real @google/genai client.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const docs = readFileSync(join(root, 'docs', 'openai.md'), 'utf8');
-const blocks = [...docs.matchAll(/```ts run\n([\s\S]*?)```/g)].map((m) => m[1] as string);
-const dir = join(import.meta.dirname, 'openai-types', '.docs');
+const guides = [
+  { guide: 'openai.md', types: 'openai-types', least: 4 },
+  { guide: 'gemini.md', types: 'gemini-types', least: 2 },
+];
 
-describe('docs/openai.md examples', () => {
+describe.each(guides)('docs/$guide examples', ({ guide, types, least }) => {
+  const docs = readFileSync(join(root, 'docs', guide), 'utf8');
+  const blocks = [...docs.matchAll(/```ts run\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+  const dir = join(import.meta.dirname, types, '.docs');
+
   beforeAll(() => {
     mkdirSync(dir, { recursive: true });
     for (const [i, code] of blocks.entries()) writeFileSync(join(dir, `example-${i}.ts`), code);
@@ -20,7 +26,7 @@ describe('docs/openai.md examples', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('has runnable examples', () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    expect(blocks.length).toBeGreaterThanOrEqual(least);
   });
 
   it('type-check under tsc --strict', { timeout: 60_000 }, () => {
