@@ -19,6 +19,7 @@ import {
 import {
   anthropicSession,
   chatSession,
+  geminiSession,
   pricedRequests,
   priceRecorded,
   type Recorded,
@@ -37,7 +38,7 @@ interface CostCatalogue {
   queries: readonly string[];
 }
 
-/** Which adapter records each provider's sessions in each mode (Gemini has no adapter: Chat Completions bodies). */
+/** Which adapter records each provider's sessions in each mode (Gemini: its own adapter and client, no native mode). */
 function sessionsFor(provider: Provider): { mode: CostMode; adapter: string; run: typeof chatSession }[] {
   if (provider === 'anthropic') {
     return (['none', 'tools', 'bridge', 'native'] as const).map((mode) => ({
@@ -46,12 +47,14 @@ function sessionsFor(provider: Provider): { mode: CostMode; adapter: string; run
       run: anthropicSession,
     }));
   }
+  if (provider === 'gemini') {
+    return (['none', 'tools', 'bridge'] as const).map((mode) => ({ mode, adapter: 'gemini', run: geminiSession }));
+  }
   const chat = (['none', 'tools', 'bridge'] as const).map((mode) => ({
     mode,
     adapter: 'openai chat',
     run: chatSession,
   }));
-  if (provider === 'gemini') return chat;
   return [
     ...chat,
     { mode: 'native', adapter: 'openai responses', run: (_m, tools, script) => responsesNativeSession(tools, script) },

@@ -219,7 +219,7 @@ describe("Gemini's schema subset and name rule", () => {
         parametersJsonSchema: {
           type: 'object',
           properties: {
-            colour: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
+            colour: { type: 'string', pattern: '^#[0-9a-f]{6}$', not: { const: '#000000' }, examples: ['#ffffff'] },
             kind: { oneOf: [{ const: 'bug' }, { const: 'feature' }] },
             flags: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
             level: { enum: ['low', 2, true, null] },
@@ -262,7 +262,7 @@ describe("Gemini's schema subset and name rule", () => {
     expect(byName.get('set_colour')?.parametersJsonSchema).toEqual({
       type: 'object',
       properties: {
-        colour: { type: 'string' },
+        colour: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
         kind: { anyOf: [{ enum: ['bug'] }, { enum: ['feature'] }] },
         flags: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] },
         level: { enum: ['low', 2] },
@@ -282,7 +282,7 @@ describe("Gemini's schema subset and name rule", () => {
     expect(byName.has('take_a_list')).toBe(false);
     expect(byName.has('9lives')).toBe(false);
     for (const declaration of sent) expect(declaration).not.toHaveProperty('parameters');
-    expect(logger.lines.join('\n')).toMatch(/"set_colour" is sent converted \(.*"pattern" left out/);
+    expect(logger.lines.join('\n')).toMatch(/"set_colour" is sent converted \(.*"not" left out; "examples" left out/);
     expect(logger.lines.join('\n')).toMatch(/"take_a_list" is not sent as a declaration: .*not an object/);
     expect(logger.lines.join('\n')).toMatch(/"9lives" is not sent as a declaration: its name/);
     // The model's arguments are checked against the original schema, pattern included.
