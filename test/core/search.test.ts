@@ -316,3 +316,32 @@ describe('index reuse', () => {
     expect(ok(await layer.search({ sessionId: 's', tools: regrouped }, query)).related).toEqual(['web_search']);
   });
 });
+
+describe('search_tools: what a result spends tokens on (SPEC 13)', () => {
+  it('drops the $schema keyword and a null parameters, and leaves the caller’s schema untouched', async () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { city: { type: 'string' } },
+    };
+    const tools = [
+      { name: 'get_weather', description: 'Weather for a city', parameters: schema },
+      { name: 'get_time', description: 'The time now' },
+      ...Array.from({ length: 6 }, (_, i) => ({ name: `filler_${i}`, description: 'Filler' })),
+    ];
+    const layer = createToolSearch({ logger: recordingLogger() });
+    const result = await layer.search({ sessionId: 's', tools }, { query: 'weather time' });
+    const text = JSON.stringify(result);
+    expect(text).not.toContain('$schema');
+    expect(text).not.toContain('"parameters":null');
+    expect((result as SearchResult).tools).toEqual([
+      {
+        name: 'get_weather',
+        description: 'Weather for a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+      { name: 'get_time', description: 'The time now' },
+    ]);
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+  });
+});
