@@ -96,12 +96,13 @@ describe('search_tools: arguments are untrusted', () => {
     expect(names(wordy.tools)).toEqual(expect.arrayContaining(['create_event', 'send_email']));
   });
 
-  it('bounds absurd input instead of hanging', async () => {
+  it('bounds absurd input instead of hanging: a huge query is answered as its first 1,000 characters', async () => {
     const huge = 'weather '.repeat(200_000);
-    const started = Date.now();
-    ok(await search({ query: huge }));
-    ok(await search(JSON.stringify({ query: huge })));
-    expect(Date.now() - started).toBeLessThan(5000);
+    const head = ok(await search({ query: huge.slice(0, 1000) }));
+    for (const answer of [ok(await search({ query: huge })), ok(await search(JSON.stringify({ query: huge })))]) {
+      expect({ found: answer.found, tools: answer.tools }).toEqual({ found: head.found, tools: head.tools });
+      expect(answer.hint).toMatch(/cut to/);
+    }
   });
 });
 
