@@ -208,6 +208,27 @@ describe('history', () => {
   });
 });
 
+describe('the declarations cap', () => {
+  it('warns once when a request carries more than 100 declarations, and never in the bridge', async () => {
+    const logger = recordingLogger();
+    const off = createToolSearch({ logger, enabled: false });
+    for (let round = 0; round < 2; round++) {
+      const request = await prepareGeminiRequest(off, { contents: 'Hi', config: { tools } }, { sessionId: 'cap' });
+      expect(names(request.config?.tools?.[0])).toHaveLength(declarations.length);
+    }
+    expect(logger.lines.filter((line) => line.includes('function declarations in one request'))).toEqual([
+      `[tool-search-layer] gemini: ${declarations.length} function declarations in one request; Gemini is reported to take about 100 (the bridge sends two)`,
+    ]);
+    const bridged = recordingLogger();
+    await prepareGeminiRequest(
+      createToolSearch({ logger: bridged }),
+      { contents: 'Hi', config: { tools } },
+      { sessionId: 'cap' },
+    );
+    expect(bridged.lines.filter((line) => line.includes('function declarations'))).toEqual([]);
+  });
+});
+
 describe("Gemini's schema subset and name rule", () => {
   it('converts what Gemini cannot take, skips what cannot be converted, with a warning, and still checks the original', async () => {
     const logger = recordingLogger();
