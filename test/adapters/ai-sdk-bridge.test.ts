@@ -195,7 +195,9 @@ describe('exposure bridge in streamText', () => {
     expect(await result.text).toBe('done');
     // What the README's web example returns for the next request: the whole turn, with the search and the call.
     const turn = await result.responseMessages;
-    const parts = turn.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
+    const parts = turn.flatMap((message) =>
+      Array.isArray(message.content) ? (message.content as { type: string; toolName?: string }[]) : [],
+    );
     const called = parts.filter((part) => part.type === 'tool-call').map((part) => part.toolName);
     expect(called).toEqual(['search_tools', 'call_tool', 'search_tools', 'call_tool']);
     expect(parts.filter((part) => part.type === 'tool-result')).toHaveLength(4);
