@@ -28,7 +28,7 @@ import {
   sessionScript,
 } from './cost-sessions.ts';
 import { type BenchTool, loadSet } from './data.ts';
-import { updateReadme } from './readme.ts';
+import { anthropicCostLine, updateReadme } from './readme.ts';
 import { renderMarkdown, type Table } from './table.ts';
 import { discoveryQueries } from './tokens.ts';
 
@@ -148,6 +148,8 @@ export async function costSection(write: boolean): Promise<{ tables: Table[]; su
     const root = join(dirname(fileURLToPath(import.meta.url)), '..');
     const headline = renderMarkdown(headlineCostTable(rows, 'mcp-github', 30, 6)).replace(/^### \n+/, '');
     updateReadme(join(root, 'README.md'), { cost: headline });
+    const anthropic = headlineCostTable(rows, 'mcp-github', 30, 6).rows.find((row) => row[0] === 'anthropic');
+    if (anthropic) updateReadme(join(root, 'docs', 'anthropic.md'), { 'anthropic-cost': anthropicCostLine(anthropic) });
     updateReadme(join(root, 'docs', 'cost.md'), {
       'cost-table': tables.map((t) => renderMarkdown(t)).join('\n\n'),
       'cost-checks': summary,

@@ -49,3 +49,16 @@ export function rankingSummary(rows: readonly QualityScore[], self = 'tool-searc
     `${others}; each set, with nDCG and MRR, is in [docs/benchmark.md](docs/benchmark.md).`
   );
 }
+
+/**
+ * docs/anthropic.md's cost line, from the README's measured headline table (its `anthropic` row: every tool, 'tools',
+ * 'bridge', 'native'), so the guide and the front page give one answer.
+ */
+export function anthropicCostLine(row: readonly string[]): string {
+  const [, none, tools, bridge, native] = row;
+  return (
+    `Measured through this adapter (\`npm run bench:cost\`: the GitHub MCP catalogue, 30 rounds, 6 discoveries, ` +
+    `token-equivalents at the base input price under Anthropic's cache rules): native ${native}, bridge ${bridge} ` +
+    `(percentages of sending every tool, ${none}); \`'tools'\` costs ${tools}, more than no layer at all.`
+  );
+}

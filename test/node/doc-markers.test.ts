@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rankingSummary } from '../../bench/readme.ts';
+import { anthropicCostLine, rankingSummary } from '../../bench/readme.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const docs = [
@@ -62,5 +62,20 @@ describe('figures in the README and the docs', () => {
     const latest = JSON.parse(read('bench/results/latest.json')) as { quality: Parameters<typeof rankingSummary>[0] };
     const block = /<!-- ranking:start -->\n([\s\S]*?)\n<!-- ranking:end -->/.exec(read('README.md'))?.[1];
     expect(block).toBe(rankingSummary(latest.quality));
+  });
+
+  it('docs/anthropic.md gives the cost the README measured (one answer per question)', () => {
+    const row = read('README.md')
+      .split('\n')
+      .find((line) => line.startsWith('| anthropic |'));
+    const cells = (row ?? '')
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
+    const block = /<!-- anthropic-cost:start -->\n([\s\S]*?)\n<!-- anthropic-cost:end -->/.exec(
+      read('docs/anthropic.md'),
+    )?.[1];
+    expect(cells).toHaveLength(5);
+    expect(block).toBe(anthropicCostLine(cells));
   });
 });
