@@ -36,3 +36,9 @@ test('a mode that costs more than sending every tool gets a plus sign', async ({
   await expect(headline).toContainText('in mode bridge (+');
   await expect(headline).not.toContainText('−-');
 });
+
+test('starts in the chosen provider adapter’s default mode, not in mode tools', async ({ page }) => {
+  await page.goto('/');
+  await ready(page);
+  await expect(page.locator('#modes input[value=bridge]')).toBeChecked();
+});
