@@ -19,6 +19,7 @@ import {
 import {
   anthropicSession,
   chatSession,
+  geminiSession,
   pricedRequests,
   priceRecorded,
   type Recorded,
@@ -27,7 +28,7 @@ import {
   sessionScript,
 } from './cost-sessions.ts';
 import { type BenchTool, loadSet } from './data.ts';
-import { updateReadme } from './readme.ts';
+import { anthropicCostLine, updateReadme } from './readme.ts';
 import { renderMarkdown, type Table } from './table.ts';
 import { discoveryQueries } from './tokens.ts';
 
@@ -37,7 +38,7 @@ interface CostCatalogue {
   queries: readonly string[];
 }
 
-/** Which adapter records each provider's sessions in each mode (Gemini has no adapter: Chat Completions bodies). */
+/** Which adapter records each provider's sessions in each mode (Gemini: its own adapter and client, no native mode). */
 function sessionsFor(provider: Provider): { mode: CostMode; adapter: string; run: typeof chatSession }[] {
   if (provider === 'anthropic') {
     return (['none', 'tools', 'bridge', 'native'] as const).map((mode) => ({
@@ -46,12 +47,14 @@ function sessionsFor(provider: Provider): { mode: CostMode; adapter: string; run
       run: anthropicSession,
     }));
   }
+  if (provider === 'gemini') {
+    return (['none', 'tools', 'bridge'] as const).map((mode) => ({ mode, adapter: 'gemini', run: geminiSession }));
+  }
   const chat = (['none', 'tools', 'bridge'] as const).map((mode) => ({
     mode,
     adapter: 'openai chat',
     run: chatSession,
   }));
-  if (provider === 'gemini') return chat;
   return [
     ...chat,
     { mode: 'native', adapter: 'openai responses', run: (_m, tools, script) => responsesNativeSession(tools, script) },
@@ -145,6 +148,8 @@ export async function costSection(write: boolean): Promise<{ tables: Table[]; su
     const root = join(dirname(fileURLToPath(import.meta.url)), '..');
     const headline = renderMarkdown(headlineCostTable(rows, 'mcp-github', 30, 6)).replace(/^### \n+/, '');
     updateReadme(join(root, 'README.md'), { cost: headline });
+    const anthropic = headlineCostTable(rows, 'mcp-github', 30, 6).rows.find((row) => row[0] === 'anthropic');
+    if (anthropic) updateReadme(join(root, 'docs', 'anthropic.md'), { 'anthropic-cost': anthropicCostLine(anthropic) });
     updateReadme(join(root, 'docs', 'cost.md'), {
       'cost-table': tables.map((t) => renderMarkdown(t)).join('\n\n'),
       'cost-checks': summary,

@@ -1,11 +1,15 @@
 // Scripted sessions run through the real adapters in every mode: each request body is recorded, cut into the
 // pieces the provider renders in order (tools, system, messages), counted with o200k, and priced by
 // tool-search-layer/cost's priceRequests, so the estimator can be checked against what adapters really send.
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type {
   Tool as AnthropicTool,
   ContentBlockParam,
   MessageParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import { type Content, type FunctionDeclaration, GoogleGenAI, type Part } from '@google/genai';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
@@ -19,6 +23,7 @@ import {
   type Provider,
   priceRequests,
 } from 'tool-search-layer/cost';
+import { answerGeminiFunctionCall, prepareGeminiRequest } from 'tool-search-layer/gemini';
 import {
   answerChatToolCall,
   answerResponseToolCall,
@@ -268,6 +273,85 @@ export async function chatSession(
       outputTokens: tokens(JSON.stringify(reply)),
     });
     messages.push(reply, await answerChatToolCall(layer, call, options));
+  }
+  return recorded;
+}
+
+/**
+ * Runs the session through the Gemini adapter and the real `@google/genai` client (none, tools, bridge), and
+ * records each request body the client sends to a loopback stand-in for Gemini: its pieces in Gemini's prefix
+ * order (the declarations, the other tools, the system instruction, then the contents).
+ */
+export async function geminiSession(
+  mode: CostMode,
+  catalogue: readonly BenchTool[],
+  script: SessionScript,
+): Promise<Recorded[]> {
+  const declarations: FunctionDeclaration[] = catalogue.map((t) => ({
+    name: t.name,
+    description: t.description ?? '',
+    parametersJsonSchema: t.parameters ?? { type: 'object', properties: {} },
+  }));
+  const tools = [{ functionDeclarations: declarations }];
+  const bodies: Record<string, unknown>[] = [];
+  let reply: Part[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ candidates: [{ content: { role: 'model', parts: reply } }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const ai = new GoogleGenAI({ apiKey: 'bench', httpOptions: { baseUrl, apiVersion: 'v1beta' } });
+  // Quiet: the adapter warns once per tool whose schema it converts (GitHub's `oneOf`), which is not news here.
+  const layer = createToolSearch({ enabled: mode !== 'none', logger: { warn: () => {} } });
+  const options = {
+    sessionId: `cost-${mode}`,
+    exposure: mode === 'bridge' ? ('bridge' as const) : ('tools' as const),
+    tools,
+    execute: ({ name }: { name: string }) => TOOL_OUTPUT(name, 0),
+  };
+  const contents: Content[] = [];
+  const recorded: Recorded[] = [];
+  let id = 0;
+  let pending: Part[] = [];
+  try {
+    for (const { turn, step, newTurn } of steps(script, catalogue as readonly Tool[], mode)) {
+      if (newTurn) contents.push({ role: 'user', parts: [...pending, { text: USER_TEXT(turn) }] });
+      else if (pending.length) contents.push({ role: 'user', parts: pending });
+      pending = [];
+      const name = step.kind === 'search' ? 'search_tools' : mode === 'bridge' ? 'call_tool' : step.name;
+      const args =
+        step.kind === 'search'
+          ? { query: step.query }
+          : mode === 'bridge'
+            ? { name: step.name, arguments: step.args }
+            : step.args;
+      reply = [{ text: 'Let me do that.' }, { functionCall: { id: `call_${++id}`, name, args } }];
+      const params = { model: 'gemini-3-pro', contents, config: { systemInstruction: SYSTEM, tools } };
+      const response = await ai.models.generateContent(await prepareGeminiRequest(layer, params, options));
+      const body = bodies.at(-1) ?? {};
+      const sent = (body.tools ?? []) as { functionDeclarations?: unknown[] }[];
+      recorded.push({
+        pieces: [
+          ...sent.flatMap((t) => (t.functionDeclarations ?? [t]).map((d) => JSON.stringify(d))),
+          JSON.stringify(body.systemInstruction ?? ''),
+          ...((body.contents ?? []) as unknown[]).map((c) => JSON.stringify(c)),
+        ],
+        outputTokens: tokens(JSON.stringify(reply)),
+      });
+      const content = response.candidates?.[0]?.content ?? { role: 'model', parts: reply };
+      contents.push(content);
+      for (const part of content.parts ?? []) {
+        if (part.functionCall) pending.push(await answerGeminiFunctionCall(layer, part, options));
+      }
+    }
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
   return recorded;
 }

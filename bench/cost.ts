@@ -148,7 +148,7 @@ export function costTable(rows: readonly CostRow[]): Table {
       "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x in 128-token steps from 1,024, output 8x; Gemini: reads 0.1x from 4,096, output 6x); 5 tools per search.",
       ...(measured
         ? [
-            "Each cell: estimated / measured. Measured: the session run through the real adapter (Anthropic; OpenAI Chat Completions, and Responses for native; Gemini priced on the Chat Completions bodies, as this library has no Gemini adapter), each request body recorded, counted with o200k (tool references expanded, deferred tools left out) and priced by the same rules. Estimated: estimateSessionCost given the catalogue's sizes and the recorded session's system prompt, tokens per round and reply length.",
+            "Each cell: estimated / measured. Measured: the session run through the real adapter (Anthropic; OpenAI Chat Completions, and Responses for native; Gemini through tool-search-layer/gemini and the real @google/genai client, its request bodies as the client sends them), each request body recorded, counted with o200k (tool references expanded, deferred tools left out) and priced by the same rules. Estimated: estimateSessionCost given the catalogue's sizes and the recorded session's system prompt, tokens per round and reply length.",
           ]
         : [
             'Defaults of estimateSessionCost: 400 tokens appended and 150 written per round, an 800-token system prompt.',

@@ -15,3 +15,50 @@ export function updateReadme(path: string, blocks: Readonly<Record<string, strin
   }
   writeFileSync(path, text);
 }
+
+/** One row of the retrieval-quality section (bench/quality.ts), as far as the summary reads it. */
+interface QualityScore {
+  readonly set: string;
+  readonly peer: string;
+  readonly recall5: number;
+  readonly queries: number;
+}
+
+const percent = (x: number) => `${(x * 100).toFixed(0)}%`;
+
+/** The README's ranking sentence: this library's mean recall@5 over the labelled sets, beside the peers'. */
+export function rankingSummary(rows: readonly QualityScore[], self = 'tool-search-layer'): string {
+  const bySet = new Map<string, number>();
+  const byPeer = new Map<string, number[]>();
+  for (const row of rows) {
+    byPeer.set(row.peer, [...(byPeer.get(row.peer) ?? []), row.recall5]);
+    if (row.peer === self) bySet.set(row.set, row.queries);
+  }
+  const mean = (peer: string) => {
+    const scores = byPeer.get(peer) ?? [];
+    return scores.reduce((sum, x) => sum + x, 0) / scores.length;
+  };
+  const peers = [...byPeer.keys()].filter((peer) => peer !== self).sort((a, b) => mean(b) - mean(a));
+  const queries = [...bySet.values()].reduce((sum, n) => sum + n, 0);
+  const [best, ...rest] = peers;
+  const others = rest.map((peer) => `${peer} ${percent(mean(peer))}`).join(', ');
+  return (
+    `Over ${bySet.size} public labelled tool sets (${queries.toLocaleString('en-US')} users' requests, asked as ` +
+    `written), the right tool is in the first five results ${percent(mean(self))} of the time (recall@5, the mean ` +
+    `of the sets), against ${percent(mean(best as string))} for the best other library measured (${best}) and ` +
+    `${others}; each set, with nDCG and MRR, is in [docs/benchmark.md](docs/benchmark.md).`
+  );
+}
+
+/**
+ * docs/anthropic.md's cost line, from the README's measured headline table (its `anthropic` row: every tool, 'tools',
+ * 'bridge', 'native'), so the guide and the front page give one answer.
+ */
+export function anthropicCostLine(row: readonly string[]): string {
+  const [, none, tools, bridge, native] = row;
+  return (
+    `Measured through this adapter (\`npm run bench:cost\`: the GitHub MCP catalogue, 30 rounds, 6 discoveries, ` +
+    `token-equivalents at the base input price under Anthropic's cache rules): native ${native}, bridge ${bridge} ` +
+    `(percentages of sending every tool, ${none}); \`'tools'\` costs ${tools}, more than no layer at all.`
+  );
+}

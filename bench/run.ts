@@ -12,7 +12,7 @@ import { type BenchSet, combineCatalogues, labelledSets, loadSet } from './data.
 import { learnSection } from './learn.ts';
 import { peers, speedPeers } from './peers/index.ts';
 import { measureQuality } from './quality.ts';
-import { updateReadme } from './readme.ts';
+import { rankingSummary, updateReadme } from './readme.ts';
 import { type BenchResults, tables } from './report.ts';
 import { interleave } from './sample.ts';
 import { loadEmbedder, measureSemantic, type SemanticRow, semanticTable } from './semantic.ts';
@@ -178,11 +178,10 @@ if (whole) {
   const tokens = rendered.find((t) => t.title.startsWith('Tokens of the tools block'));
   // The full tables live in docs/benchmark.md; the README keeps only the token figures of its opening.
   updateReadme(join(here, '..', 'docs', 'benchmark.md'), { bench: markdown.slice(2).join('\n') });
-  if (tokens) {
-    updateReadme(join(here, '..', 'README.md'), {
-      tokens: renderMarkdown({ ...tokens, title: '' }).replace(/^### \n+/, ''),
-    });
-  }
+  updateReadme(join(here, '..', 'README.md'), {
+    ...(tokens && { tokens: renderMarkdown({ ...tokens, title: '' }).replace(/^### \n+/, '') }),
+    ...(results.quality && { ranking: rankingSummary(results.quality) }),
+  });
 }
 log(
   `done in ${results.seconds.toFixed(0)} s; wrote bench/results/${whole ? 'latest.json and latest.md' : 'run.tmp.json'}`,

@@ -33,7 +33,7 @@ export const app = {
   options: {} as ToolSearchOptions,
   layer: createToolSearch({ store: memoryStore }),
   provider: 'openai-chat' as Provider,
-  mode: 'tools' as Mode,
+  mode: PROVIDERS['openai-chat'].defaultMode,
   sessionId: 'demo',
   plan: { request: '', query: '' } as ScriptPlan,
 };

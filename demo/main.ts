@@ -72,10 +72,12 @@ async function pickCatalogue(id: string, restoring = false): Promise<void> {
   const example = builtIn?.example;
   const queries = queriesFor(id);
   byId<HTMLTextAreaElement>('queries').value = queries;
-  const first = queries
-    .split('\n')[0]
-    ?.split(/\s*(?:→|->|=>|\t)\s*/)[0]
-    ?.trim();
+  // No queries of its own (a pasted catalogue): undefined, not '', so the query comes from the first tool's name.
+  const first =
+    queries
+      .split('\n')[0]
+      ?.split(/\s*(?:→|->|=>|\t)\s*/)[0]
+      ?.trim() || undefined;
   const query = example ?? first ?? tools[0]?.name.replace(/[_.-]+/g, ' ') ?? 'help';
   app.plan = { request: builtIn?.request ?? first ?? `Please help me: ${query}.`, query };
   input('query').value = query;

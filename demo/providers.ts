@@ -23,10 +23,14 @@ export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic';
 export type Mode = 'tools' | 'bridge' | 'native' | 'inline';
 
 /** Each provider with its label and the modes its adapter may offer; `detectModes` keeps those it does. */
-export const PROVIDERS: Record<Provider, { readonly label: string; modes: readonly Mode[] }> = {
-  'openai-chat': { label: 'OpenAI Chat Completions', modes: ['tools', 'bridge'] },
-  'openai-responses': { label: 'OpenAI Responses', modes: ['tools', 'bridge', 'native'] },
-  anthropic: { label: 'Anthropic Messages', modes: ['tools', 'bridge', 'native', 'inline'] },
+export const PROVIDERS: Record<
+  Provider,
+  { readonly label: string; modes: readonly Mode[]; readonly defaultMode: Mode }
+> = {
+  // Each adapter's own default: the page starts where a user of that adapter starts.
+  'openai-chat': { label: 'OpenAI Chat Completions', modes: ['tools', 'bridge'], defaultMode: 'bridge' },
+  'openai-responses': { label: 'OpenAI Responses', modes: ['tools', 'bridge', 'native'], defaultMode: 'bridge' },
+  anthropic: { label: 'Anthropic Messages', modes: ['tools', 'bridge', 'native', 'inline'], defaultMode: 'native' },
 };
 
 /** The model name written into the bodies: any name does, the page never sends these. */

@@ -114,7 +114,9 @@ export function renderCharts(
   }
   const parts = CORE_MODES.map((mode) => {
     const tokens = value(mode) ?? 0;
-    return `${formatCount(tokens)} in mode ${mode} (−${Math.round((1 - tokens / Math.max(1, none)) * 100)}%)`;
+    // A mode can cost more than sending every tool (a small catalogue): the sign says which way.
+    const change = Math.round((tokens / Math.max(1, none) - 1) * 100);
+    return `${formatCount(tokens)} in mode ${mode} (${change > 0 ? '+' : '−'}${Math.abs(change)}%)`;
   });
   headline.textContent = `Round ${last.number}: the tools block is ${parts.join(', ')}, against ${formatCount(none)} tokens for all ${formatCount(last.blocks.none.length)} visible tools sent directly.`;
 }

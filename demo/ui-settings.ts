@@ -85,10 +85,10 @@ export function fillProviders(): void {
   fillModes();
 }
 
-/** The radios of the modes the provider's adapter offers; a mode it lacks falls back to `tools`. */
+/** The radios of the modes the provider's adapter offers; a mode it lacks falls back to the adapter's default. */
 export function fillModes(): void {
   const modes = providerModes();
-  if (!modes.includes(app.mode)) app.mode = 'tools';
+  if (!modes.includes(app.mode)) app.mode = PROVIDERS[app.provider].defaultMode;
   const box = byId('modes');
   box.replaceChildren(
     h('legend', {}, `Exposure mode (${PROVIDERS[app.provider].label})`),

@@ -8,10 +8,24 @@ import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
 import type { JsonSchema, Tool } from '../core/types.ts';
 import type { CallRefusal } from '../exposure/call-tool.ts';
 import type { CompactSearchResult } from '../exposure/compact.ts';
-import { CALL_TOOL_NAME } from '../exposure/mode.ts';
+import { CALL_TOOL_NAME, type SearchResultsMode } from '../exposure/mode.ts';
 
 /** Names a tool's group or groups (an MCP server, a toolset); provider tool objects have no field for it. */
 export type GroupOf = (name: string) => string | readonly string[] | undefined;
+
+/** The options every provider adapter takes, declared once: the session, its groups, and the exposure mode. */
+export interface ProviderOptions<E extends string> {
+  /** The conversation: its discovered set is kept under this id. */
+  readonly sessionId: string;
+  /** The groups enabled this round: a tool in none of them is hidden. Omitted: every tool is visible. */
+  readonly enabledGroups?: readonly string[] | undefined;
+  /** Groups of the tools, by name. */
+  readonly groupOf?: GroupOf | undefined;
+  /** How the layer's tools reach the model; each adapter's options say its modes and its default. */
+  readonly exposure?: E | undefined;
+  /** 'compact': search results with a one-line parameter summary where the definition reaches the model anyway. Default 'full'. */
+  readonly searchResults?: SearchResultsMode | undefined;
+}
 
 /** What a tool executor receives: the call's name, its parsed arguments, and the caller's own tool object. */
 export interface ToolExecution<P> {

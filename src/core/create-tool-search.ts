@@ -5,12 +5,11 @@ import { modeOf } from '../exposure/mode.ts';
 import type { CallCheck } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, inspect, visibility } from './catalogue.ts';
 import { catalogueWarner } from './catalogue-warnings.ts';
-import { applyHistory, applyTouches, type DiscoveredRecord, readEvents } from './discovered.ts';
+import { applyHistory, applyTouches, boundedByCatalogue, type DiscoveredRecord, readEvents } from './discovered.ts';
 import { ToolSearchError } from './errors.ts';
 import { eventSink } from './events.ts';
 import { checkContext, type ToolSearch } from './layer.ts';
 import { lazyLearner } from './learn-loader.ts';
-import { MAX_DISCOVERED } from './limits.ts';
 import { namesList } from './names-list.ts';
 import { resolveOptions, type ToolSearchOptions, textsReady } from './options.ts';
 import { expose, listedTools } from './prepare.ts';
@@ -55,7 +54,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   };
   // Answers to calls of tools the model was not shown: most rounds never need them, so they load when one does.
   const refusals = () => import('./calls.ts');
-  const keep = resolved.maxDiscoveredKeep || MAX_DISCOVERED;
+  const keep = resolved.maxDiscoveredKeep;
   const emit = eventSink(resolved.onEvent, (message) => logger.warn(`[tool-search-layer] ${message}`));
   const store = guardStore(resolved.store, {
     timeoutMs: resolved.storeTimeoutMs,
@@ -126,7 +125,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const record: DiscoveredRecord | undefined = await sessions.change(
         sessionId,
         (current) => {
-          const next = applyHistory(current, events, keep);
+          const next = boundedByCatalogue(applyHistory(current, events, keep), keep, catalogue.tools.length, known);
           return learning ? learning.apply(next) : next;
         },
         (name) => (events.some((event) => event.via === 'call' && event.name === name) ? 'call' : 'history'),

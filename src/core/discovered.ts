@@ -86,6 +86,20 @@ export function applyTouches(
   return { ...current, v: RECORD_VERSION, order: nextOrder, recent: nextRecent };
 }
 
+/**
+ * With no limit (`keep` 0), a set is bounded by the catalogue instead: once it holds more names than the round's
+ * catalogue has tools, the names in no tool of this round are dropped (they can only be from older catalogues).
+ */
+export function boundedByCatalogue(
+  record: DiscoveredRecord | undefined,
+  keep: number,
+  catalogueSize: number,
+  known: (name: string) => boolean,
+): DiscoveredRecord | undefined {
+  if (keep > 0 || !record || record.order.length <= catalogueSize) return record;
+  return { ...record, order: record.order.filter(known), recent: record.recent.filter(known) };
+}
+
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((name, i) => name === b[i]);
 }

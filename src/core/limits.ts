@@ -8,8 +8,6 @@ export const MAX_SPELLING = 64;
 export const MAX_INDEXED_DESCRIPTION = 8192;
 /** Characters of a schema's parameter texts that the index reads. */
 export const MAX_INDEXED_SCHEMA_TEXT = 8192;
-/** The most tools a discovered set holds when `maxDiscoveredKeep` is 0: providers reject far fewer in one request. */
-export const MAX_DISCOVERED = 1000;
 /** Characters of one search result kept parsed between rounds; a longer one is parsed again when read. */
 export const MAX_PARSED_RESULT = 65_536;
 /** Characters of texts kept parsed between rounds, per cache, all sessions together (8 to 16 MB): a history of

@@ -24,7 +24,7 @@ export interface ToolSearchOptions {
   readonly maxSearchResults?: number;
   /** Tools always exposed with their full definitions, in this order. Default []. */
   readonly alwaysDirectTools?: readonly string[];
-  /** The discovered set keeps at most this many tools, the most recently used; 0 = the ceiling of 1,000 (docs/core.md). Default 20. */
+  /** The discovered set keeps at most this many tools, the most recently used; 0 = no limit (bounded by the catalogue, docs/core.md). Default 20. */
   readonly maxDiscoveredKeep?: number;
   /** The most characters the names list may take before it is cut (whole names, catalogue order); 0 = no limit. Default 6,000. */
   readonly toolNamesBudget?: number;

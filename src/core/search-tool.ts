@@ -13,8 +13,11 @@ export { SEARCH_TOOL_NAME } from './names.ts';
 export interface FoundTool {
   readonly name: string;
   readonly description: string;
-  /** The full schema; in compact results (`searchResults: 'compact'`) a one-line summary such as `city: string, days?: integer`. */
-  readonly parameters: JsonSchema | string | null;
+  /**
+   * The full schema, without its `$schema` keyword; in compact results (`searchResults: 'compact'`) a one-line summary
+   * such as `city: string, days?: integer`. Absent when the tool has none (or one JSON cannot carry).
+   */
+  readonly parameters?: JsonSchema | string;
 }
 
 /** What `search` returns for valid arguments; JSON.stringify it for the model. */
@@ -189,12 +192,27 @@ export function runSearch(
   };
 }
 
-/** A tool as search results carry it: name, description and the full parameter schema, nothing else. */
+const withoutDialect = new WeakMap<JsonSchema, JsonSchema>();
+
+/** A schema as results carry it: its `$schema` (a dialect URL, nothing the model acts on) left out, copied once. */
+function schemaForModel(schema: JsonSchema): JsonSchema {
+  if (!('$schema' in schema)) return schema;
+  let copy = withoutDialect.get(schema);
+  if (!copy) {
+    const { $schema: _dialect, ...rest } = schema;
+    copy = rest;
+    withoutDialect.set(schema, copy);
+  }
+  return copy;
+}
+
+/** A tool as search results carry it: name, description and the parameter schema, nothing that means nothing. */
 export function toFoundTool(tool: Tool): FoundTool {
+  const parameters = jsonSafe(tool.parameters ?? null);
   return {
     name: tool.name,
     description: typeof tool.description === 'string' ? tool.description : '',
-    parameters: jsonSafe(tool.parameters ?? null),
+    ...(parameters !== null && typeof parameters === 'object' && { parameters: schemaForModel(parameters) }),
   };
 }
 

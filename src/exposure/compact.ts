@@ -46,7 +46,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `name: type` per property, `?` for the optional ones, in the schema's order; '' for none. */
-export function summarize(schema: JsonSchema | string | null): string {
+export function summarize(schema: JsonSchema | string | null | undefined): string {
   if (typeof schema === 'string') return schema;
   const properties = isObject(schema?.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema?.required) ? schema.required : []);

@@ -22,13 +22,15 @@ export interface ExposureContext {
 const EXPOSURES = ['tools', 'bridge'] as const;
 const RESULTS = ['full', 'compact'] as const;
 const oneOf = (values: readonly string[]) => `must be "${values.join('" or "')}"`;
+// The core has no provider to defer tools to: the error says where the mode is.
+const EXPOSURE_ERROR = `${oneOf(EXPOSURES)} ("native" is a mode of the OpenAI Responses, Anthropic and AI SDK adapters)`;
 
 /** The valibot entries of the two options, spread into the options schema. */
 export const exposureOptions: {
   readonly exposure: v.OptionalSchema<v.PicklistSchema<typeof EXPOSURES, string>, 'tools'>;
   readonly searchResults: v.OptionalSchema<v.PicklistSchema<typeof RESULTS, string>, 'full'>;
 } = {
-  exposure: v.optional(v.picklist(EXPOSURES, oneOf(EXPOSURES)), 'tools'),
+  exposure: v.optional(v.picklist(EXPOSURES, EXPOSURE_ERROR), 'tools'),
   searchResults: v.optional(v.picklist(RESULTS, oneOf(RESULTS)), 'full'),
 };
 
@@ -47,7 +49,7 @@ export function modeOf(
 ): { readonly exposure: Exposure; readonly compact: boolean } {
   const { exposure = options.exposure, searchResults } = context;
   const bad = !EXPOSURES.includes(exposure)
-    ? `exposure ${oneOf(EXPOSURES)}`
+    ? `exposure ${EXPOSURE_ERROR}`
     : searchResults !== undefined && !RESULTS.includes(searchResults)
       ? `searchResults ${oneOf(RESULTS)}`
       : exposure === 'bridge' && searchResults === 'compact'

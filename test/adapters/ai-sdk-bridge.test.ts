@@ -1,5 +1,6 @@
 // The AI SDK adapter's bridge (the default exposure) in real generateText loops with the SDK's mock model: the tools
 // the model receives never change within a session, and each tool runs through call_tool with its input unchanged.
+import { readFileSync } from 'node:fs';
 import { generateText, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { createToolSearch } from 'tool-search-layer';
@@ -192,6 +193,18 @@ describe('exposure bridge in streamText', () => {
       prompt: 'Weather, then mail',
     });
     expect(await result.text).toBe('done');
+    // What the README's web example returns for the next request: the whole turn, with the search and the call.
+    const turn = await result.responseMessages;
+    const parts = turn.flatMap((message) =>
+      Array.isArray(message.content) ? (message.content as { type: string; toolName?: string }[]) : [],
+    );
+    const called = parts.filter((part) => part.type === 'tool-call').map((part) => part.toolName);
+    expect(called).toEqual(['search_tools', 'call_tool', 'search_tools', 'call_tool']);
+    expect(parts.filter((part) => part.type === 'tool-result')).toHaveLength(4);
+    expect((await result.response).messages.length).toBeLessThan(turn.length);
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const web = readme.slice(readme.indexOf('### A web chat client'), readme.indexOf('### A Cloudflare Worker'));
+    expect(web).toContain('return await result.responseMessages;');
     const calls = model.doStreamCalls;
     expect(calls).toHaveLength(5);
     for (const call of calls) expect(JSON.stringify(call.tools)).toBe(JSON.stringify(calls[0]?.tools));

@@ -208,6 +208,27 @@ describe('history', () => {
   });
 });
 
+describe('the declarations cap', () => {
+  it('warns once when a request carries more than 100 declarations, and never in the bridge', async () => {
+    const logger = recordingLogger();
+    const off = createToolSearch({ logger, enabled: false });
+    for (let round = 0; round < 2; round++) {
+      const request = await prepareGeminiRequest(off, { contents: 'Hi', config: { tools } }, { sessionId: 'cap' });
+      expect(names(request.config?.tools?.[0])).toHaveLength(declarations.length);
+    }
+    expect(logger.lines.filter((line) => line.includes('function declarations in one request'))).toEqual([
+      `[tool-search-layer] gemini: ${declarations.length} function declarations in one request; Gemini is reported to take about 100 (the bridge sends two)`,
+    ]);
+    const bridged = recordingLogger();
+    await prepareGeminiRequest(
+      createToolSearch({ logger: bridged }),
+      { contents: 'Hi', config: { tools } },
+      { sessionId: 'cap' },
+    );
+    expect(bridged.lines.filter((line) => line.includes('function declarations'))).toEqual([]);
+  });
+});
+
 describe("Gemini's schema subset and name rule", () => {
   it('converts what Gemini cannot take, skips what cannot be converted, with a warning, and still checks the original', async () => {
     const logger = recordingLogger();
@@ -219,7 +240,7 @@ describe("Gemini's schema subset and name rule", () => {
         parametersJsonSchema: {
           type: 'object',
           properties: {
-            colour: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
+            colour: { type: 'string', pattern: '^#[0-9a-f]{6}$', not: { const: '#000000' }, examples: ['#ffffff'] },
             kind: { oneOf: [{ const: 'bug' }, { const: 'feature' }] },
             flags: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
             level: { enum: ['low', 2, true, null] },
@@ -262,7 +283,7 @@ describe("Gemini's schema subset and name rule", () => {
     expect(byName.get('set_colour')?.parametersJsonSchema).toEqual({
       type: 'object',
       properties: {
-        colour: { type: 'string' },
+        colour: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
         kind: { anyOf: [{ enum: ['bug'] }, { enum: ['feature'] }] },
         flags: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] },
         level: { enum: ['low', 2] },
@@ -282,7 +303,7 @@ describe("Gemini's schema subset and name rule", () => {
     expect(byName.has('take_a_list')).toBe(false);
     expect(byName.has('9lives')).toBe(false);
     for (const declaration of sent) expect(declaration).not.toHaveProperty('parameters');
-    expect(logger.lines.join('\n')).toMatch(/"set_colour" is sent converted \(.*"pattern" left out/);
+    expect(logger.lines.join('\n')).toMatch(/"set_colour" is sent converted \(.*"not" left out; "examples" left out/);
     expect(logger.lines.join('\n')).toMatch(/"take_a_list" is not sent as a declaration: .*not an object/);
     expect(logger.lines.join('\n')).toMatch(/"9lives" is not sent as a declaration: its name/);
     // The model's arguments are checked against the original schema, pattern included.

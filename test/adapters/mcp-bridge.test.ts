@@ -7,7 +7,10 @@ import { createMcpCatalogue, createMcpRouter, type McpCallToolResult, type McpCa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-const text = (result: McpCallToolResult) => result.content[0]?.text ?? '';
+const text = (result: McpCallToolResult) => {
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : '';
+};
 const calls: string[] = [];
 let client: Client;
 let catalogue: McpCatalogue;

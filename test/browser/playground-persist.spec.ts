@@ -23,6 +23,9 @@ const stored = (page: Page, sessionId: string) =>
   );
 
 test('with IndexedDB the session and its discovered set survive a reload', async ({ page }) => {
+  // These steps show mode tools; the page starts in the adapter's default (bridge).
+  await page.check('#modes input[value=tools]');
+  await ready(page);
   await page.check('#store-indexeddb');
   await ready(page);
   await expect(page.locator('#store-note')).toContainText('survives a reload');

@@ -127,6 +127,9 @@ test('pause the script and take over by hand, then resume', async ({ page }) => 
 });
 
 test('the provider and mode switch: each round as the provider’s own body, changes marked', async ({ page }) => {
+  // These steps show mode tools; the page starts in the adapter's default (bridge).
+  await page.check('#modes input[value=tools]');
+  await ready(page);
   await page.click('#script-step');
   await ready(page);
   await page.click('#script-step');

@@ -8,6 +8,9 @@ import { exposedNames, lastToolResult, PLAYGROUND, ready, shot } from './playgro
 test.use(PLAYGROUND);
 
 test('a catalogue switch, search with paging, bad arguments, calling a found tool, clear', async ({ page }) => {
+  // These steps show mode tools; the page starts in the adapter's default (bridge).
+  await page.check('#modes input[value=tools]');
+  await ready(page);
   await page.selectOption('#catalogue', 'mcp-npm-capture');
   await ready(page);
   await expect(page.locator('#catalogue-stats')).toContainText('79 tools · 5 groups');
@@ -58,6 +61,9 @@ test('a catalogue switch, search with paging, bad arguments, calling a found too
 });
 
 test('every setting, one of them invalid, and the groups of the largest catalogue', async ({ page }) => {
+  // These steps show mode tools; the page starts in the adapter's default (bridge).
+  await page.check('#modes input[value=tools]');
+  await ready(page);
   await page.selectOption('#catalogue', 'bfcl');
   await ready(page);
   await expect(page.locator('#catalogue-stats')).toContainText('1,703 tools');

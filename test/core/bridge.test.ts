@@ -223,6 +223,7 @@ describe('bridge: options', () => {
 
   it.each([
     [{ exposure: 'native' }, 'exposure', 'must be "tools" or "bridge"'],
+    [{ exposure: 'native' }, 'exposure', '"native" is a mode of the OpenAI Responses, Anthropic and AI SDK adapters'],
     [{ searchResults: 'short' }, 'searchResults', 'must be "full" or "compact"'],
     [{ exposure: 'bridge', searchResults: 'compact' }, 'searchResults', 'cannot be used with exposure "bridge"'],
     [{ texts: { callToolDescripton: 'x' } }, 'texts.callToolDescripton', 'is not a text key'],

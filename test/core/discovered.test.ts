@@ -141,6 +141,40 @@ describe('discovered set: recency and cap', () => {
     ]);
   });
 
+  it('keeps every discovery with maxDiscoveredKeep 0 (no limit), 3,000 of them, in discovery order', async () => {
+    const tools = Array.from({ length: 3_200 }, (_, i) => ({ name: `tool_${i}`, description: `Does task ${i}` }));
+    const layer = createToolSearch({ ...quiet(), maxDiscoveredKeep: 0 });
+    const context = { sessionId: 's', tools };
+    const evicted: string[] = [];
+    const watched = createToolSearch({
+      ...quiet(),
+      maxDiscoveredKeep: 0,
+      onEvent: (e) => e.type === 'evict' && evicted.push(...e.names),
+    });
+    for (let i = 0; i < 3_000; i++) {
+      await layer.search(context, { query: `tool_${i}`, limit: 1 });
+      await watched.search(context, { query: `tool_${i}`, limit: 1 });
+    }
+    const { discovered, tools: exposed } = await layer.prepare(context);
+    expect(discovered).toHaveLength(3_000);
+    expect(discovered).toEqual(tools.slice(0, 3_000).map((tool) => tool.name));
+    expect(exposed).toHaveLength(3_001);
+    expect(evicted).toEqual([]);
+  });
+
+  it('with no limit, stays bounded by the catalogue: names in no tool of a smaller round are dropped', async () => {
+    const older = Array.from({ length: 12 }, (_, i) => ({ name: `old_${i}`, description: `Old task ${i}` }));
+    const newer = Array.from({ length: 8 }, (_, i) => ({ name: `new_${i}`, description: `New task ${i}` }));
+    const layer = createToolSearch({ ...quiet(), maxDiscoveredKeep: 0, maxSearchResults: 0 });
+    await layer.search({ sessionId: 's', tools: older }, { query: 'old', limit: 12 });
+    // A round with a larger catalogue keeps what is not in it (it may come back).
+    const both = await layer.prepare({ sessionId: 's', tools: [...newer, ...older.slice(0, 6)] });
+    expect(both.discovered).toHaveLength(12);
+    await layer.search({ sessionId: 's', tools: newer }, { query: 'new', limit: 2 });
+    const after = await layer.prepare({ sessionId: 's', tools: newer });
+    expect(after.discovered).toEqual(['new_0', 'new_1']);
+  });
+
   it('does not let a replayed history outrank tools a search recorded since', async () => {
     const layer = createToolSearch({ ...quiet(), maxDiscoveredKeep: 2 });
     const history = [...searchTurn('1', ['send_email']), ...callAndResult('2', 'read_file', 'x')];

@@ -135,7 +135,7 @@ describe('catalogue hygiene', () => {
     const out = await layer.prepare({ sessionId: 's', tools });
     expect(out.warnings).toEqual(['tools[16] ("zebra") is skipped: its groups must be an array of strings']);
     const found = ok(await layer.search({ sessionId: 's', tools }, { query: 'zebra' }));
-    expect(found.tools).toEqual([{ name: 'zebra', description: 'ok', parameters: null }]);
+    expect(found.tools).toEqual([{ name: 'zebra', description: 'ok' }]);
   });
 
   it('counts only kept tools for the bypass, and does not pass skipped entries through', async () => {

@@ -85,7 +85,7 @@ describe('limits (issue 14)', () => {
     expect(() => JSON.stringify(result)).not.toThrow();
   });
 
-  it('defect 10: maxDiscoveredKeep 0 keeps at most the ceiling of 1,000 tools', async () => {
+  it('maxDiscoveredKeep 0 is no limit (SPEC 12): a history that finds 1,500 tools keeps them all', async () => {
     const layer = createToolSearch({ ...quiet(), maxDiscoveredKeep: 0 });
     const tools = many(1500);
     const messages = searchTurn(
@@ -93,8 +93,8 @@ describe('limits (issue 14)', () => {
       tools.map((t) => t.name),
     );
     const round = await layer.prepare({ sessionId: 'k0', tools, messages });
-    expect(round.discovered).toHaveLength(1000);
-    expect(round.discovered[999]).toBe('tool_1499');
+    expect(round.discovered).toHaveLength(1500);
+    expect(round.discovered[1499]).toBe('tool_1499');
   });
 
   it('defect 11: a names list cut to its budget names no disabled group', async () => {

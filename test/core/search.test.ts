@@ -96,12 +96,13 @@ describe('search_tools: arguments are untrusted', () => {
     expect(names(wordy.tools)).toEqual(expect.arrayContaining(['create_event', 'send_email']));
   });
 
-  it('bounds absurd input instead of hanging', async () => {
+  it('bounds absurd input instead of hanging: a huge query is answered as its first 1,000 characters', async () => {
     const huge = 'weather '.repeat(200_000);
-    const started = Date.now();
-    ok(await search({ query: huge }));
-    ok(await search(JSON.stringify({ query: huge })));
-    expect(Date.now() - started).toBeLessThan(5000);
+    const head = ok(await search({ query: huge.slice(0, 1000) }));
+    for (const answer of [ok(await search({ query: huge })), ok(await search(JSON.stringify({ query: huge })))]) {
+      expect({ found: answer.found, tools: answer.tools }).toEqual({ found: head.found, tools: head.tools });
+      expect(answer.hint).toMatch(/cut to/);
+    }
   });
 });
 
@@ -313,5 +314,34 @@ describe('index reuse', () => {
       groups: t.name === 'calculator' || t.name === 'web_search' ? ['misc'] : t.groups,
     }));
     expect(ok(await layer.search({ sessionId: 's', tools: regrouped }, query)).related).toEqual(['web_search']);
+  });
+});
+
+describe('search_tools: what a result spends tokens on (SPEC 13)', () => {
+  it('drops the $schema keyword and a null parameters, and leaves the caller’s schema untouched', async () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { city: { type: 'string' } },
+    };
+    const tools = [
+      { name: 'get_weather', description: 'Weather for a city', parameters: schema },
+      { name: 'get_time', description: 'The time now' },
+      ...Array.from({ length: 6 }, (_, i) => ({ name: `filler_${i}`, description: 'Filler' })),
+    ];
+    const layer = createToolSearch({ logger: recordingLogger() });
+    const result = await layer.search({ sessionId: 's', tools }, { query: 'weather time' });
+    const text = JSON.stringify(result);
+    expect(text).not.toContain('$schema');
+    expect(text).not.toContain('"parameters":null');
+    expect((result as SearchResult).tools).toEqual([
+      {
+        name: 'get_weather',
+        description: 'Weather for a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+      { name: 'get_time', description: 'The time now' },
+    ]);
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
   });
 });

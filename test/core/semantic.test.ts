@@ -242,9 +242,8 @@ describe('the semantic ranker hook', () => {
   it('answers with the built-in ranking alone when embed hangs past timeoutMs', async () => {
     const logger = recordingLogger();
     const layer = createToolSearch({ logger, semantic: { embed: () => new Promise(() => {}), timeoutMs: 30 } });
-    const started = Date.now();
+    // embed never settles: an answer at all is the timeout's doing (without it, this test would never end).
     const result = ok(await layer.search({ sessionId: 's', tools: catalogue }, { query: 'weather' }));
-    expect(Date.now() - started).toBeLessThan(1000);
     const plain = ok(
       await createToolSearch(quiet()).search({ sessionId: 's', tools: catalogue }, { query: 'weather' }),
     );

@@ -89,7 +89,7 @@ describe('host-supplied keywords', () => {
     const layer = createToolSearch({ maxSearchResults: 0 });
     const result = await layer.search({ sessionId: 's', tools }, { query: 'news' });
     if (!('tools' in result)) throw new Error('expected tools');
-    expect(result.tools[0]).toEqual({ name: 'webSearch', description: 'Search the web', parameters: null });
+    expect(result.tools[0]).toEqual({ name: 'webSearch', description: 'Search the web' });
     expect(JSON.stringify(result)).not.toContain('headlines');
   });
 

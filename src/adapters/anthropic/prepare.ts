@@ -5,8 +5,7 @@ import type { ToolReferenceBlockParam, ToolUnion } from '@anthropic-ai/sdk/resou
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
 import type { Tool } from '../../core/types.ts';
-import type { SearchResultsMode } from '../../exposure/mode.ts';
-import { type ConvertedTools, type GroupOf, uniqueTools } from '../provider-tools.ts';
+import { type ConvertedTools, type ProviderOptions, uniqueTools } from '../provider-tools.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import { inlineBody } from './inline.ts';
 import { anthropicMessagesToMessages, convertAnthropicTools, toolToAnthropicTool } from './messages.ts';
@@ -17,26 +16,18 @@ export type AnthropicExposure = 'native' | 'bridge' | 'inline' | 'tools';
 
 const EXPOSURES: readonly AnthropicExposure[] = ['native', 'bridge', 'inline', 'tools'];
 
-/** Options shared by `prepareAnthropicMessages` and `answerAnthropicToolUse`. */
-export interface AnthropicOptions {
-  readonly sessionId: string;
-  readonly enabledGroups?: readonly string[] | undefined;
-  /** Groups of the tools, by name. */
-  readonly groupOf?: GroupOf | undefined;
-  /**
-   * 'native' (default): catalogue tools deferred, found tools loaded by `tool_reference`. 'bridge': `search_tools`
-   * and `call_tool` only. 'inline': found tools added in `role: 'system'` messages (beta). 'tools': the tools array
-   * is replaced at each discovery (not append-only). Pass the same value to both helpers.
-   */
-  readonly exposure?: AnthropicExposure | undefined;
+/**
+ * Options shared by `prepareAnthropicMessages` and `answerAnthropicToolUse` (pass the same `exposure` to both).
+ * `exposure`: 'native' (default): catalogue tools deferred, found tools loaded by `tool_reference`; 'bridge':
+ * `search_tools` and `call_tool` only; 'inline': found tools added in `role: 'system'` messages (beta); 'tools': the
+ * tools array is replaced at each discovery (not append-only). `searchResults` 'compact' gives each tool's name,
+ * description and a one-line parameter summary, since the definition reaches the model anyway ('tools': in `tools`;
+ * 'native': by `tool_reference`; 'inline': in a `tool_addition`); refused with 'bridge', where results are the
+ * model's only schemas.
+ */
+export interface AnthropicOptions extends ProviderOptions<AnthropicExposure> {
   /** @deprecated `native: true` is `exposure: 'native'`, `native: false` is `exposure: 'tools'`. */
   readonly native?: boolean | undefined;
-  /**
-   * 'compact': search results give each tool's name, description and a one-line parameter summary, since the
-   * definition reaches the model anyway ('tools': in `tools`; 'native': by `tool_reference`; 'inline': in a
-   * `tool_addition`). Refused with 'bridge', where results are the model's only schemas. Default 'full'.
-   */
-  readonly searchResults?: SearchResultsMode | undefined;
 }
 
 /** The core's context for a call in this mode: the core runs 'bridge' itself, every other mode on top of 'tools'. */

@@ -85,6 +85,10 @@ function declarationsTool(declarations: FunctionDeclaration[]): { functionDeclar
   return entry;
 }
 
+/** The function declarations per request Gemini is reported to take; more gets one warning per layer (SPEC 12). */
+export const DECLARATIONS_CAP = 100;
+const overCap = new WeakSet<ToolSearch>();
+
 /**
  * Returns the parameters to send this round, with `config.tools` holding the layer's declarations first, then
  * the caller's other tools (googleSearch, codeExecution, urlContext, `mcpToTool()` objects) as they were.
@@ -112,6 +116,12 @@ export async function prepareGeminiRequest<P extends GeminiRequest>(
     prepared.tools.flatMap((tool) => toDeclaration(tool, warn) ?? []),
     (declaration) => declaration.name,
   );
+  if (declarations.length > DECLARATIONS_CAP && !overCap.has(layer)) {
+    overCap.add(layer);
+    warn(
+      `gemini: ${declarations.length} function declarations in one request; Gemini is reported to take about ${DECLARATIONS_CAP} (the bridge sends two)`,
+    );
+  }
   const tools: ToolUnion[] = [...(declarations.length > 0 ? [declarationsTool(declarations)] : []), ...split.others];
   const callable = split.others.some(isCallableTool) && declarations.length > 0;
   return {

@@ -28,6 +28,15 @@ const KEPT = new Set([
   'additionalProperties',
   'required',
   'propertyOrdering',
+  // Keywords of Gemini's own Schema type, which it reads in JSON Schema too.
+  'default',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minProperties',
+  'maxProperties',
+  'nullable',
+  'example',
 ]);
 
 /** A schema as Gemini takes it, and what was changed to get there (empty when it is sent as it is). */

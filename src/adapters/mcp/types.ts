@@ -20,15 +20,27 @@ export interface McpToolDefinition {
   readonly annotations?: McpToolAnnotations | undefined;
 }
 
-/** One content block of a tool result (`text`, `image`, `resource`, ...). */
-export type McpContent = { readonly type: string; readonly text?: string | undefined } & {
-  readonly [key: string]: unknown;
-};
+/** Fields any content block may carry besides its own (`annotations`, `_meta`, and what a later SDK adds). */
+type Extra = { readonly [key: string]: unknown };
+
+/**
+ * One content block of a tool result, a union discriminated by `type` as both SDK majors declare it, so that
+ * `block.type === 'text'` makes `block.text` a string.
+ */
+export type McpContent =
+  | ({ readonly type: 'text'; readonly text: string } & Extra)
+  | ({ readonly type: 'image' | 'audio'; readonly data: string; readonly mimeType: string } & Extra)
+  | ({ readonly type: 'resource_link'; readonly uri: string; readonly name: string } & Extra)
+  | ({
+      readonly type: 'resource';
+      readonly resource: { readonly uri: string; readonly text?: string; readonly blob?: string } & Extra;
+    } & Extra);
 
 /** An MCP `CallToolResult`: what a server's tool returned, or the router's answer for the model. */
 export type McpCallToolResult = {
   readonly content: readonly McpContent[];
-  readonly structuredContent?: { readonly [key: string]: unknown } | undefined;
+  /** An object in SDK 1.x; `unknown` in 2.x, which validates it against the tool's output schema. */
+  readonly structuredContent?: unknown;
   readonly isError?: boolean | undefined;
 } & { readonly [key: string]: unknown };
 

@@ -9,8 +9,7 @@ import type {
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import type { Tool } from '../../core/types.ts';
-import type { SearchResultsMode } from '../../exposure/mode.ts';
-import { type ExecuteTool, type GroupOf, routeCall, uniqueTools } from '../provider-tools.ts';
+import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
 import { chatMessagesToMessages, chatToolName, convertChatTools, toolToChatTool } from './chat-items.ts';
 import type { PreparedBody } from './prepared.ts';
 
@@ -25,34 +24,20 @@ export interface ChatCompletionBody {
   readonly stream?: boolean | null | undefined;
 }
 
-/** Options of `prepareChatCompletion`. */
-export interface PrepareChatCompletionOptions {
-  readonly sessionId: string;
-  readonly enabledGroups?: readonly string[] | undefined;
-  /** Groups of the tools, by name. */
-  readonly groupOf?: GroupOf | undefined;
+/**
+ * Options of `prepareChatCompletion`. `exposure`: 'bridge' (default): `search_tools`, `call_tool` and the direct
+ * tools, byte-identical all session, so the prompt cache holds; 'tools': `search_tools`, the direct tools and the
+ * tools found so far, which grows. `searchResults` 'compact' is for 'tools' mode only.
+ */
+export interface PrepareChatCompletionOptions extends ProviderOptions<ChatExposure> {
   /** Send `search_tools` in strict mode: every property required, `limit` and `offset` nullable. Default false. */
   readonly strict?: boolean | undefined;
-  /**
-   * 'bridge' (default): `search_tools`, `call_tool` and the direct tools, byte-identical all session, so the
-   * prompt cache holds. 'tools': `search_tools`, the direct tools and the tools found so far, which grows.
-   */
-  readonly exposure?: ChatExposure | undefined;
-  /** 'tools' mode only: search results without parameter schemas, which the next round's tools carry. */
-  readonly searchResults?: SearchResultsMode | undefined;
 }
 
 /** Options of `answerChatToolCall`: the same session and catalogue as `prepareChatCompletion` got. */
-export interface AnswerChatToolCallOptions {
-  readonly sessionId: string;
+export interface AnswerChatToolCallOptions extends ProviderOptions<ChatExposure> {
   /** Every tool of the round, as passed to `prepareChatCompletion` in `body.tools`. */
   readonly tools: readonly ChatCompletionTool[];
-  readonly enabledGroups?: readonly string[] | undefined;
-  readonly groupOf?: GroupOf | undefined;
-  /** The exposure `prepareChatCompletion` got (default 'bridge'). */
-  readonly exposure?: ChatExposure | undefined;
-  /** The search results mode `prepareChatCompletion` got. */
-  readonly searchResults?: SearchResultsMode | undefined;
   /** What a call of a tool the model has not been shown gets: a hint to search (default), or the definition. */
   readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
   /** Runs a tool the model may call; never called for `search_tools` or an undiscovered tool. */

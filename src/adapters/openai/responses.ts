@@ -10,8 +10,7 @@ import type {
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
-import type { SearchResultsMode } from '../../exposure/mode.ts';
-import { type ExecuteTool, type GroupOf, routeCall, uniqueTools } from '../provider-tools.ts';
+import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
 import { type DescribeGroup, nativePlan } from './native.ts';
 import { answerToolSearch, loadItems } from './native-answer.ts';
 import type { PreparedBody } from './prepared.ts';
@@ -36,22 +35,16 @@ export interface ResponsesBody {
   readonly stream?: boolean | null | undefined;
 }
 
-/** Options shared by `prepareResponse` and `answerResponseToolCall`. */
-export interface ResponsesOptions {
-  readonly sessionId: string;
-  readonly enabledGroups?: readonly string[] | undefined;
-  /** Groups of the tools, by name; in native mode a group's tools go in namespaces of at most 9. */
-  readonly groupOf?: GroupOf | undefined;
-  /**
-   * 'bridge' (default): `search_tools`, `call_tool` and the direct tools, byte-identical all session, on any
-   * model. 'native': OpenAI's own tool search (models with `tool_search`), the whole catalogue deferred, also
-   * byte-identical. 'tools': `search_tools`, the direct tools and the tools found so far, which grows.
-   */
-  readonly exposure?: ResponsesExposure | undefined;
+/**
+ * Options shared by `prepareResponse` and `answerResponseToolCall`. `exposure`: 'bridge' (default): `search_tools`,
+ * `call_tool` and the direct tools, byte-identical all session, on any model; 'native': OpenAI's own tool search
+ * (models with `tool_search`), the whole catalogue deferred, also byte-identical; 'tools': `search_tools`, the direct
+ * tools and the tools found so far, which grows. `searchResults` 'compact' is for 'tools' mode ('native' loads
+ * definitions either way). In native mode a group's tools (`groupOf`) go in namespaces of at most 9.
+ */
+export interface ResponsesOptions extends ProviderOptions<ResponsesExposure> {
   /** @deprecated `native: true` is `exposure: 'native'`, which wins when both are given. */
   readonly native?: boolean | undefined;
-  /** 'tools' mode: search results without parameter schemas (the next round's tools carry them). 'native' loads definitions either way. */
-  readonly searchResults?: SearchResultsMode | undefined;
   /** Send `search_tools` in strict mode ('tools', 'bridge'). The native `tool_search` is always strict-compatible. Default false. */
   readonly strict?: boolean | undefined;
   /** Native mode: a namespace's description from the group and its names; the default is one short line. */
