@@ -63,7 +63,8 @@ export function announceChange(
   after: DiscoveredRecord | undefined,
   source: DiscoverSource | ((name: string) => DiscoverSource),
 ): void {
-  if (before === after) return;
+  // Most rounds only move the history mark: the order is the same array, and a large set needs no comparing.
+  if (before?.order === after?.order) return;
   const old = before?.order ?? [];
   const now = after?.order ?? [];
   const had = new Set(old);
