@@ -69,11 +69,14 @@ export function applyTouches(
 ): DiscoveredRecord | undefined {
   const order = current?.order ?? [];
   const recent = current?.recent ?? [];
-  if (touches.length === 0 && (keep === 0 || recent.length <= keep)) return current;
   // Names touched move to the end, ordered by their last touch; the others keep their order in front.
   const lastTouch = new Map<string, number>();
   for (const [i, name] of touches.entries()) lastTouch.set(name, i);
   const moved = [...lastTouch.keys()].sort((a, b) => (lastTouch.get(a) as number) - (lastTouch.get(b) as number));
+  // No touch, or a replayed history touching again what is already the most recent, in that order: nothing moves,
+  // and a large set (maxDiscoveredKeep 0) is not copied every round. Any other touch or trim changes the lists.
+  const tail = recent.length - moved.length;
+  if ((keep === 0 || recent.length <= keep) && moved.every((name, i) => recent[tail + i] === name)) return current;
   let nextRecent = recent.filter((name) => !lastTouch.has(name)).concat(moved);
   const known = new Set(order);
   let nextOrder = order.concat([...lastTouch.keys()].filter((name) => !known.has(name)));
@@ -82,7 +85,6 @@ export function applyTouches(
     nextRecent = nextRecent.slice(nextRecent.length - keep);
     nextOrder = nextOrder.filter((name) => !evicted.has(name));
   }
-  if (current && sameList(nextOrder, order) && sameList(nextRecent, recent)) return current;
   return { ...current, v: RECORD_VERSION, order: nextOrder, recent: nextRecent };
 }
 
@@ -98,10 +100,6 @@ export function boundedByCatalogue(
 ): DiscoveredRecord | undefined {
   if (keep > 0 || !record || record.order.length <= catalogueSize) return record;
   return { ...record, order: record.order.filter(known), recent: record.recent.filter(known) };
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 /** The format version this release writes and reads. */

@@ -17,7 +17,15 @@ export type ToolSearchEvent =
   | { readonly type: 'evict'; readonly sessionId: string; readonly names: string[] }
   | { readonly type: 'call-refused'; readonly sessionId: string; readonly name: string; readonly reason: string }
   | { readonly type: 'store-fallback'; readonly store: string; readonly sessionId: string; readonly error: string }
-  | { readonly type: 'store-recover'; readonly store: string; readonly sessions: string[] };
+  | { readonly type: 'store-recover'; readonly store: string; readonly sessions: string[] }
+  | {
+      readonly type: 'tool-limit';
+      readonly sessionId: string;
+      /** The adapter whose provider takes no more than `limit` tools per request. */
+      readonly provider: string;
+      readonly tools: number;
+      readonly limit: number;
+    };
 
 /** Receives the layer's events; what it returns is ignored, and what it throws is warned about once. */
 export type EventListener = (event: ToolSearchEvent) => void;
@@ -55,7 +63,8 @@ export function announceChange(
   after: DiscoveredRecord | undefined,
   source: DiscoverSource | ((name: string) => DiscoverSource),
 ): void {
-  if (before === after) return;
+  // Most rounds only move the history mark: the order is the same array, and a large set needs no comparing.
+  if (before?.order === after?.order) return;
   const old = before?.order ?? [];
   const now = after?.order ?? [];
   const had = new Set(old);

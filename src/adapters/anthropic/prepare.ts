@@ -6,6 +6,7 @@ import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts
 import { ToolSearchError } from '../../core/errors.ts';
 import type { Tool } from '../../core/types.ts';
 import { type ConvertedTools, type ProviderOptions, uniqueTools } from '../provider-tools.ts';
+import { ANTHROPIC_SEARCH_LIMIT, checkToolLimit } from '../tool-limit.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import { inlineBody } from './inline.ts';
 import { anthropicMessagesToMessages, convertAnthropicTools, toolToAnthropicTool } from './messages.ts';
@@ -116,8 +117,13 @@ export async function prepareAnthropicMessages<B extends AnthropicMessagesBody>(
   const original = (tool: Tool): ToolUnion => converted.original(tool) ?? toolToAnthropicTool(tool);
   if (exposure === 'native') {
     const referenced = referencedNames(body.messages);
-    const tools = nativeTools(layer, converted, prepared.tools, { enabledGroups: options.enabledGroups, referenced });
-    return { ...body, tools: unique([...tools, ...converted.passthrough]) };
+    const tools = unique([
+      ...nativeTools(layer, converted, prepared.tools, { enabledGroups: options.enabledGroups, referenced }),
+      ...converted.passthrough,
+    ]);
+    // The one published limit: tool search's catalogue. Other modes send fewer tools than native does.
+    checkToolLimit(layer, options.sessionId, ANTHROPIC_SEARCH_LIMIT, tools.length);
+    return { ...body, tools };
   }
   if (exposure !== 'inline') {
     return { ...body, tools: unique([...prepared.tools.map(original), ...converted.passthrough]) };

@@ -14,6 +14,7 @@ import { ToolSearchError } from '../../core/errors.ts';
 import type { Tool } from '../../core/types.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
 import { type GroupOf, uniqueTools } from '../provider-tools.ts';
+import { checkToolLimit, GEMINI_TOOL_LIMIT } from '../tool-limit.ts';
 import { geminiContentsToMessages } from './contents.ts';
 import { geminiTools, isCallableTool, toDeclaration } from './tools.ts';
 
@@ -85,10 +86,6 @@ function declarationsTool(declarations: FunctionDeclaration[]): { functionDeclar
   return entry;
 }
 
-/** The function declarations per request Gemini is reported to take; more gets one warning per layer (SPEC 12). */
-export const DECLARATIONS_CAP = 100;
-const overCap = new WeakSet<ToolSearch>();
-
 /**
  * Returns the parameters to send this round, with `config.tools` holding the layer's declarations first, then
  * the caller's other tools (googleSearch, codeExecution, urlContext, `mcpToTool()` objects) as they were.
@@ -116,12 +113,7 @@ export async function prepareGeminiRequest<P extends GeminiRequest>(
     prepared.tools.flatMap((tool) => toDeclaration(tool, warn) ?? []),
     (declaration) => declaration.name,
   );
-  if (declarations.length > DECLARATIONS_CAP && !overCap.has(layer)) {
-    overCap.add(layer);
-    warn(
-      `gemini: ${declarations.length} function declarations in one request; Gemini is reported to take about ${DECLARATIONS_CAP} (the bridge sends two)`,
-    );
-  }
+  checkToolLimit(layer, options.sessionId, GEMINI_TOOL_LIMIT, declarations.length);
   const tools: ToolUnion[] = [...(declarations.length > 0 ? [declarationsTool(declarations)] : []), ...split.others];
   const callable = split.others.some(isCallableTool) && declarations.length > 0;
   return {

@@ -10,6 +10,7 @@ import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import type { Tool } from '../../core/types.ts';
 import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
+import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../tool-limit.ts';
 import { chatMessagesToMessages, chatToolName, convertChatTools, toolToChatTool } from './chat-items.ts';
 import type { PreparedBody } from './prepared.ts';
 
@@ -66,6 +67,7 @@ export async function prepareChatCompletion<B extends ChatCompletionBody>(
   const tools = prepared.tools.map((tool) => converted.original(tool) ?? toolToChatTool(tool, options.strict));
   if (body.tools === undefined && tools.length === 0) return body as PreparedBody<B, ChatCompletionTool>;
   const sent = uniqueTools([...tools, ...converted.passthrough], chatToolName);
+  checkToolLimit(layer, options.sessionId, OPENAI_TOOL_LIMIT, sent.length);
   return { ...body, tools: sent } as PreparedBody<B, ChatCompletionTool>;
 }
 

@@ -11,6 +11,7 @@ import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
 import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
+import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../tool-limit.ts';
 import { type DescribeGroup, nativePlan } from './native.ts';
 import { answerToolSearch, loadItems } from './native-answer.ts';
 import type { PreparedBody } from './prepared.ts';
@@ -115,6 +116,8 @@ export async function prepareResponse<B extends ResponsesBody>(
     : prepared.tools.map((tool) => converted.original(tool) ?? toolToResponsesTool(tool, options.strict));
   if (body.tools === undefined && tools.length === 0) return body as PreparedBody<B, ResponsesTool>;
   const sent = uniqueTools([...tools, ...converted.passthrough], responsesToolName);
+  // Deferred tools in native mode are loaded by tool search, not sent as the request's functions.
+  if (!native) checkToolLimit(layer, options.sessionId, OPENAI_TOOL_LIMIT, sent.length);
   return { ...body, tools: sent } as PreparedBody<B, ResponsesTool>;
 }
 
