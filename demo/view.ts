@@ -1,6 +1,7 @@
 // Rendering helpers and the small views: plain DOM rebuilt whole on every change (the lists are short, and it
 // keeps the state in main.ts the only source of truth).
 import type { CompactSearchResult, Message, SearchErrorResult, SearchResult } from 'tool-search-layer';
+import { displayToolCall } from 'tool-search-layer/openai';
 
 type Child = Node | string | false | null | undefined;
 
@@ -79,15 +80,20 @@ export function renderHistory(messages: readonly Message[]): void {
   byId('history-count').textContent = messages.length ? `(${messages.length} messages)` : '';
   const items = messages.map((message) => {
     if (message.role === 'assistant') {
-      const calls = (message.toolCalls ?? []).map((call) =>
-        h(
+      const calls = (message.toolCalls ?? []).map((call) => {
+        // A bridged call is labelled with the tool it names, as a chat UI would show it, and says how it went.
+        const answer = messages.find((m) => m.role === 'tool' && m.toolCallId === call.id);
+        const shown = displayToolCall(call, answer?.content ?? undefined);
+        return h(
           'span',
           { class: 'call' },
-          h('code', { class: 'call-name' }, call.name),
+          h('code', { class: 'call-name' }, shown.name),
           ' ',
-          h('code', {}, call.arguments ?? ''),
-        ),
-      );
+          h('code', {}, shown.bridged ? JSON.stringify(shown.arguments) : (call.arguments ?? '')),
+          ...(shown.bridged ? [' ', h('span', { class: 'call-via muted' }, 'via call_tool')] : []),
+          ...(shown.status === 'refused' ? [' ', h('span', { class: 'call-refused' }, 'not run')] : []),
+        );
+      });
       return h(
         'li',
         { class: 'assistant' },

@@ -166,7 +166,13 @@ test('mode bridge: the same tools every round, the found tool called through cal
   }
   expect(await exposedNames(page)).toEqual(['search_tools', 'call_tool']);
   await expect(page.locator('#usable li[data-via=call]')).toHaveCount(5);
-  await expect(page.locator('#history .call-name').last()).toHaveText('call_tool');
+  // The history labels the bridged call with the tool it names (displayToolCall), not with call_tool.
+  const lastCall = page.locator('#history .call').last();
+  await expect(lastCall.locator('.call-via')).toHaveText('via call_tool');
+  const called = await lastCall.locator('.call-name').textContent();
+  expect(
+    await page.locator('#usable li[data-via=call]').evaluateAll((rows) => rows.map((r) => r.dataset.name)),
+  ).toContain(called);
   await expect(page.locator('#history li.tool').last()).toContainText('simulated by the playground');
   await expect(page.locator('#body-title')).toHaveText('Anthropic Messages, mode bridge');
   await expect(page.locator('#body-prefix')).toHaveClass(/held/);

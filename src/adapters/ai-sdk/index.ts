@@ -1,5 +1,7 @@
 // tool-search-layer/ai-sdk: tool search for generateText, streamText and agents of the `ai` package (v7).
 
+export type { ToolCallDisplay } from '../display.ts';
+export { displayToolCall } from '../display.ts';
 export { toLayerMessages } from './messages.ts';
 export type { AiSdkExposure, LayerTools, ToolSearchSettings, WithToolSearchOptions } from './options.ts';
 export type { ExecuteByName } from './tools.ts';

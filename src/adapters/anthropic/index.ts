@@ -1,5 +1,7 @@
 // tool-search-layer/anthropic: the layer for Anthropic's Messages API.
 
+export type { ToolCallDisplay } from '../display.ts';
+export { displayToolCall } from '../display.ts';
 export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
 export type { AnswerAnthropicToolUseOptions } from './answer.ts';
 export { answerAnthropicToolUse } from './answer.ts';

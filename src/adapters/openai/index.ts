@@ -1,5 +1,7 @@
 // tool-search-layer/openai: the layer for OpenAI's Chat Completions and Responses APIs.
 
+export type { ToolCallDisplay } from '../display.ts';
+export { displayToolCall } from '../display.ts';
 export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
 export { strictSearchParameters } from '../provider-tools.ts';
 export type {
