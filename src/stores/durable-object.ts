@@ -3,7 +3,9 @@ import type { DurableObjectStorage } from '@cloudflare/workers-types';
 import * as v from 'valibot';
 import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
 import { parseOptions } from '../core/validate.ts';
-import { prefixSchema, sessionKey, sharedKey } from './keys.ts';
+import { type Backend, expiringSessions } from './durable-object-expiry.ts';
+import { clockSchema, ttlSchema } from './expiry.ts';
+import { byteLength, prefixSchema, sessionKey, sharedKey } from './keys.ts';
 
 /** Options of the Durable Object store. */
 export interface DurableObjectStoreOptions {
@@ -11,6 +13,14 @@ export interface DurableObjectStoreOptions {
   readonly storage: DurableObjectStorage;
   /** Prefix of every key this store writes, lists and deletes. Default `'tsl:'`. */
   readonly prefix?: string;
+  /**
+   * A session not written for this long is gone, in seconds (reads do not extend it; the shared space never
+   * expires). Reads past the age return nothing at once; each write deletes up to 16 expired sessions, found
+   * through an index on the write time (keys under `<prefix>t:`). Default: never.
+   */
+  readonly ttlSeconds?: number;
+  /** The clock, in milliseconds, for tests. Default `Date.now`. */
+  readonly now?: () => number;
 }
 
 // Key-value backed objects take keys up to 2 KiB (SQLite-backed ones take key + value up to 2 MB):
@@ -34,6 +44,8 @@ const schema = v.strictObject(
       'must be a DurableObjectStorage (this.ctx.storage)',
     ),
     prefix: prefixSchema,
+    ttlSeconds: ttlSchema,
+    now: clockSchema,
   },
   'is not an option',
 );
@@ -62,7 +74,7 @@ function syncApi(storage: DurableObjectStorage): DurableObjectStorage['kv'] | un
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function createDurableObjectStore(options: DurableObjectStoreOptions): DiscoveredStore {
-  const { storage, prefix } = parseOptions(schema, options, 'createDurableObjectStore');
+  const { storage, prefix, ttlSeconds, now = Date.now } = parseOptions(schema, options, 'createDurableObjectStore');
   const kv = syncApi(storage);
   const keyOf = (sessionId: string) => sessionKey(prefix, sessionId, MAX_KEY_BYTES);
 
@@ -79,18 +91,11 @@ export function createDurableObjectStore(options: DurableObjectStoreOptions): Di
 
   // Key-value backed: a read followed by a write with no other I/O between them is atomic against other
   // requests (the input gate holds them while the read is pending); the queue covers calls within one request.
-  async function updateGated(key: string, apply: RecordUpdate): Promise<unknown> {
+  function enqueue<T>(key: string, task: () => Promise<T>): Promise<T> {
     const queue = queues.get(storage) ?? new Map<string, Promise<unknown>>();
     queues.set(storage, queue);
     const previous = queue.get(key) ?? Promise.resolve();
-    const run = previous.then(async () => {
-      const current = await storage.get(key);
-      const next = apply(current);
-      if (next === current) return current;
-      if (next === undefined) await storage.delete(key);
-      else await storage.put(key, next);
-      return next;
-    });
+    const run = previous.then(task);
     const settled = run.catch(() => undefined);
     queue.set(key, settled);
     settled.then(() => {
@@ -99,10 +104,38 @@ export function createDurableObjectStore(options: DurableObjectStoreOptions): Di
     return run;
   }
 
+  const updateGated = (key: string, apply: RecordUpdate): Promise<unknown> =>
+    enqueue(key, async () => {
+      const current = await storage.get(key);
+      const next = apply(current);
+      if (next === current) return current;
+      if (next === undefined) await storage.delete(key);
+      else await storage.put(key, next);
+      return next;
+    });
+
   // One read and one update for both spaces: sessions under `<prefix>s:`/`h:`, shared values under `<prefix>x:`.
   const read = (key: string) => (kv ? kv.get(key) : storage.get(key));
   const change = (key: string, apply: RecordUpdate) => (kv ? updateSync(key, apply, kv) : updateGated(key, apply));
   const keyOfShared = (key: string) => sharedKey(prefix, key, MAX_KEY_BYTES);
+  const backend: Backend = { storage, sync: kv, enqueue };
+  const sessions =
+    ttlSeconds === undefined
+      ? {
+          get: async (id: string) => read(await keyOf(id)),
+          update: async (id: string, apply: RecordUpdate) => change(await keyOf(id), apply),
+          delete: async (id: string) => void (await storage.delete(await keyOf(id))),
+        }
+      : expiringSessions(backend, {
+          prefix,
+          ttlMs: ttlSeconds * 1000,
+          now,
+          keysOf: async (id) => ({
+            key: await keyOf(id),
+            // The index and write-time keys add up to 18 bytes (t:, 15 digits, :) after the prefix.
+            tail: await sessionKey('', id, MAX_KEY_BYTES - byteLength(prefix) - 18),
+          }),
+        });
 
   // A shared value is kept as its JSON in UTF-8: 100 KB of JSON (the contract's bound) can take twice that as a
   // structured clone (two-byte strings, nine-byte numbers), past the key-value backend's 128 KiB a value.
@@ -118,11 +151,9 @@ export function createDurableObjectStore(options: DurableObjectStoreOptions): Di
 
   return {
     name: 'durable-object',
-    get: async (sessionId) => read(await keyOf(sessionId)),
-    update: async (sessionId, apply) => change(await keyOf(sessionId), apply),
-    async delete(sessionId) {
-      await storage.delete(await keyOf(sessionId));
-    },
+    get: sessions.get,
+    update: sessions.update,
+    delete: sessions.delete,
     async clear() {
       // Never deleteAll(): the object's own data lives in the same storage. The prefix covers the shared values.
       for (;;) {

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { ToolSearchError } from '../core/errors.ts';
 import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
 import { parseOptions } from '../core/validate.ts';
+import { clockSchema, expired, ttlSchema } from './expiry.ts';
 
 /** Where the IndexedDB store keeps its sessions. */
 export interface IndexedDbStoreOptions {
@@ -11,13 +12,26 @@ export interface IndexedDbStoreOptions {
   readonly dbName?: string;
   /** The object store inside it, one record per session id (and one per shared value). Default `'discovered'`. */
   readonly storeName?: string;
+  /**
+   * A session not written for this long is gone, in seconds (reads do not extend it; the shared space never
+   * expires). Reads past the age return nothing at once; the records are deleted when a store opens its
+   * database and every 64 writes, through an index on the write time. Default: never.
+   */
+  readonly ttlSeconds?: number;
+  /** The clock, in milliseconds, for tests. Default `Date.now`. */
+  readonly now?: () => number;
 }
 
 const nonEmpty = (fallback: string) =>
   v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')), fallback);
 
 const schema = v.strictObject(
-  { dbName: nonEmpty('tool-search-layer'), storeName: nonEmpty('discovered') },
+  {
+    dbName: nonEmpty('tool-search-layer'),
+    storeName: nonEmpty('discovered'),
+    ttlSeconds: ttlSchema,
+    now: clockSchema,
+  },
   'is not an option',
 );
 
@@ -28,14 +42,22 @@ const schema = v.strictObject(
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): DiscoveredStore {
-  const { dbName, storeName } = parseOptions(schema, options, 'createIndexedDbStore');
+  const { dbName, storeName, ttlSeconds, now = Date.now } = parseOptions(schema, options, 'createIndexedDbStore');
+  const ttlMs = ttlSeconds === undefined ? undefined : ttlSeconds * 1000;
   let use: UseStore | undefined;
+  // Pruned once per store instance, before its first call, and then every PRUNE_EVERY writes.
+  let pruning: Promise<void> | undefined;
+  let writes = 0;
 
   async function run<T>(operation: (store: UseStore) => Promise<T>): Promise<T> {
     if (typeof indexedDB === 'undefined') {
       throw new ToolSearchError('indexeddb store: this runtime has no IndexedDB; pass another store');
     }
     use ??= openStore(dbName, storeName);
+    if (ttlSeconds !== undefined) {
+      pruning ??= prune();
+      await pruning;
+    }
     const current = use;
     try {
       return await operation(current);
@@ -49,44 +71,96 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): Disco
 
   // The read, the merge and the write share one readwrite transaction: IndexedDB runs overlapping ones in turn,
   // so two tabs updating one key each see the other's write. (idb-keyval's update always puts.)
-  const change = (key: IDBValidKey, apply: RecordUpdate) =>
+  const change = (key: IDBValidKey, apply: RecordUpdate, session: string | undefined) =>
     run((store) =>
-      store(
-        'readwrite',
-        (objects) =>
-          new Promise<unknown>((resolve, reject) => {
-            const read = objects.get(key);
-            read.onerror = () => reject(read.error);
-            read.onsuccess = () => {
-              try {
-                const current = read.result;
-                const next = apply(current);
-                if (next === current) return resolve(current);
-                if (next === undefined) objects.delete(key);
-                else objects.put(next, key);
-                promisifyRequest(objects.transaction).then(() => resolve(next), reject);
-              } catch (error) {
-                reject(error);
-              }
-            };
-          }),
-      ),
+      store('readwrite', async (objects) => {
+        const time = now();
+        const [stored, written] = await Promise.all([
+          promisifyRequest(objects.get(key)),
+          session === undefined ? undefined : promisifyRequest(objects.get(writtenKey(session))),
+        ]);
+        const current = ttlMs !== undefined && expired(written, ttlMs, time) ? undefined : stored;
+        const next = apply(current);
+        if (next === current) return current;
+        if (next === undefined) objects.delete(key);
+        else objects.put(next, key);
+        if (session !== undefined) stamp(objects, session, written, next === undefined ? undefined : time);
+        await promisifyRequest(objects.transaction);
+        if (session !== undefined && ++writes % PRUNE_EVERY === 0) await prune();
+        return next;
+      }),
     );
-  // Sessions are keyed by their id, a string; a shared value by an array, which no string key can equal.
-  const sharedKey = (key: string): IDBValidKey => ['shared', key];
+
+  const readSession = (sessionId: string) =>
+    run((store) =>
+      store('readonly', async (objects) => {
+        if (ttlMs === undefined) return promisifyRequest(objects.get(sessionId));
+        const [stored, written] = await Promise.all([
+          promisifyRequest(objects.get(sessionId)),
+          promisifyRequest(objects.get(writtenKey(sessionId))),
+        ]);
+        return expired(written, ttlMs, now()) ? undefined : stored;
+      }),
+    );
+
+  /** Deletes the sessions past their age, oldest first, a bounded batch, through the write-time index. */
+  function prune(): Promise<void> {
+    if (ttlMs === undefined || !use) return Promise.resolve();
+    const cutoff = now() - ttlMs;
+    return use('readwrite', async (objects) => {
+      // ['t', time, id] sorts by time; [] sorts after every string, so entries written at the cutoff are included.
+      const range = IDBKeyRange.bound(['t', -Infinity], ['t', cutoff, []]);
+      const keys = await promisifyRequest(objects.getAllKeys(range, PRUNE_BATCH));
+      for (const key of keys) {
+        const session = (key as [string, number, string])[2];
+        objects.delete(key);
+        objects.delete(session);
+        objects.delete(writtenKey(session));
+      }
+      await promisifyRequest(objects.transaction);
+    }).catch(() => undefined);
+  }
 
   return {
     name: 'indexeddb',
-    get: (sessionId) => run((store) => get(sessionId, store)),
-    update: (sessionId, apply) => change(sessionId, apply),
-    delete: (sessionId) => run((store) => del(sessionId, store)),
+    get: readSession,
+    update: (sessionId, apply) => change(sessionId, apply, ttlMs === undefined ? undefined : sessionId),
+    delete: (sessionId) =>
+      run((store) =>
+        ttlMs === undefined
+          ? del(sessionId, store)
+          : store('readwrite', async (objects) => {
+              const written = await promisifyRequest(objects.get(writtenKey(sessionId)));
+              objects.delete(sessionId);
+              stamp(objects, sessionId, written, undefined);
+              await promisifyRequest(objects.transaction);
+            }),
+      ),
     clear: () => run((store) => clearAll(store)),
     shared: {
       get: (key) => run((store) => get(sharedKey(key), store)),
-      update: (key, apply) => change(sharedKey(key), apply),
+      update: (key, apply) => change(sharedKey(key), apply, undefined),
       delete: (key) => run((store) => del(sharedKey(key), store)),
     },
   };
+}
+
+// Sessions are keyed by their id, a string; everything else by an array, which no string key can equal: a shared
+// value by ['shared', key], a session's write time by ['w', id], and the write-time index by ['t', time, id].
+const sharedKey = (key: string): IDBValidKey => ['shared', key];
+const writtenKey = (sessionId: string): IDBValidKey => ['w', sessionId];
+// Writes between two prunes of one store instance, and sessions deleted by one prune (a short transaction).
+const PRUNE_EVERY = 64;
+const PRUNE_BATCH = 256;
+
+/** Moves a session's entry in the write-time index from `before` to `after` (undefined: none). */
+function stamp(objects: IDBObjectStore, sessionId: string, before: unknown, after: number | undefined): void {
+  if (typeof before === 'number') objects.delete(['t', before, sessionId]);
+  if (after === undefined) objects.delete(writtenKey(sessionId));
+  else {
+    objects.put(after, writtenKey(sessionId));
+    objects.put(0, ['t', after, sessionId]);
+  }
 }
 
 /**

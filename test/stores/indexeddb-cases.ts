@@ -6,6 +6,7 @@ import { createIndexedDbStore } from 'tool-search-layer/indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { catalogue, recordingLogger } from '../core/fixtures.ts';
 import { storeConformance } from './conformance.ts';
+import { expiryConformance } from './expiry-conformance.ts';
 
 let databases = 0;
 /** A database name no other test uses: every test starts from empty data. */
@@ -36,6 +37,10 @@ export function indexedDbConformance(label: string): void {
   storeConformance(`indexeddb (${label})`, () => {
     const dbName = freshDbName(`conformance-${label}`);
     return { open: () => createIndexedDbStore({ dbName }), writes: writesTo(dbName) };
+  });
+  expiryConformance(`indexeddb (${label})`, () => {
+    const dbName = freshDbName(`expiry-${label}`);
+    return { open: (ttlSeconds, now) => createIndexedDbStore({ dbName, ttlSeconds, now }) };
   });
 }
 
@@ -69,6 +74,16 @@ async function upgrade(dbName: string, change?: (db: IDBDatabase) => void): Prom
     request.onblocked = () => reject(new Error(`the upgrade of "${dbName}" is blocked by a connection left open`));
   });
   db.close();
+}
+
+/** Every key in the store's object store, read over a connection of its own. */
+async function storedKeys(dbName: string): Promise<IDBValidKey[]> {
+  const db = await promised(indexedDB.open(dbName));
+  try {
+    return await promised(db.transaction('discovered').objectStore('discovered').getAllKeys());
+  } finally {
+    db.close();
+  }
 }
 
 function promised<T>(request: IDBRequest<T>): Promise<T> {
@@ -105,8 +120,41 @@ export function indexedDbCases(label: string): void {
       expect(message({ storeName: 7 })).toMatch(/invalid option "storeName": must be a string/);
       expect(message({ dbname: 'x' })).toMatch(/invalid option "dbname": is not an option/);
       expect(message('x')).toMatch(/createIndexedDbStore: invalid options/);
+      expect(message({ ttlSeconds: 0 })).toMatch(/invalid option "ttlSeconds": must be 1 or more/);
+      expect(message({ ttlSeconds: 1.5 })).toMatch(/invalid option "ttlSeconds": must be an integer/);
+      expect(message({ ttlSeconds: '60' })).toMatch(/invalid option "ttlSeconds": must be a number/);
+      expect(message({ now: 5 })).toMatch(/invalid option "now": must be a function/);
       expect(createIndexedDbStore().name).toBe('indexeddb');
       expect(createIndexedDbStore({}).name).toBe('indexeddb');
+    });
+
+    it('deletes expired sessions when a store first opens the database, through the write-time index', async () => {
+      let time = 0;
+      const open = () => createIndexedDbStore({ dbName, ttlSeconds: 60, now: () => time });
+      const first = open();
+      await first.update('old', () => ['a']);
+      await first.shared?.update('k', () => 1);
+      time = 30_000;
+      await first.update('young', () => ['b']);
+      expect(await storedKeys(dbName)).toHaveLength(2 + 2 + 2 + 1);
+      time = 60_000;
+      // The first store instance has opened already: it hides 'old' but keeps its records until its next prune.
+      expect(await first.get('old')).toBeUndefined();
+      expect(await storedKeys(dbName)).toHaveLength(7);
+      expect(await open().get('young')).toEqual(['b']);
+      expect(await storedKeys(dbName)).toEqual(['young', ['shared', 'k'], ['t', 30_000, 'young'], ['w', 'young']]);
+    });
+
+    it('deletes expired sessions every 64 writes of a store instance', async () => {
+      let time = 0;
+      const store = createIndexedDbStore({ dbName, ttlSeconds: 60, now: () => time });
+      await store.update('old', () => ['a']);
+      time = 60_000;
+      for (let i = 1; i < 63; i++) await store.update(`s${i}`, () => ['b']);
+      expect(await storedKeys(dbName)).toContain('old');
+      await store.update('s63', () => ['b']);
+      expect(await storedKeys(dbName)).not.toContain('old');
+      expect((await storedKeys(dbName)).filter((key) => typeof key === 'string')).toHaveLength(63);
     });
 
     it('opens nothing until the first call, then keeps one connection', async () => {

@@ -110,6 +110,39 @@ for (const host of ['SQLITE_HOST', 'KEY_VALUE_HOST'] as const) {
       expect(result.keys.length).toBe(ids.length);
       expect(Math.max(...result.keys.map((k) => new TextEncoder().encode(k).length))).toBeLessThanOrEqual(2048);
     });
+
+    it('deletes expired sessions as it writes, through the write-time index, and keeps every key within 2 KiB', async () => {
+      let time = 0;
+      const keys = await inObject(objectOf(host), async (storage) => {
+        const store = createDurableObjectStore({ storage, ttlSeconds: 60, now: () => time });
+        const long = 'x'.repeat(2030);
+        for (const id of ['a', 'b', long]) await store.update(id, append('t'));
+        await store.shared?.update('k', () => 1);
+        const before = [...(await storage.list()).keys()];
+        time = 60_000;
+        await store.update('c', append('t'));
+        return { before, after: [...(await storage.list()).keys()] };
+      });
+      // Three keys a session (its value, its write time, its index entry), and the shared value.
+      expect(keys.before).toHaveLength(3 * 3 + 1);
+      expect(Math.max(...keys.before.map((k) => new TextEncoder().encode(k).length))).toBeLessThanOrEqual(2048);
+      expect(keys.after).toEqual(['tsl:s:c', 'tsl:t:000000000060000:s:c', 'tsl:w:s:c', 'tsl:x:s:k']);
+    });
+
+    it('never deletes a session rewritten after its index entry was read', async () => {
+      const stub = objectOf(host);
+      let time = 0;
+      const open = (storage: DurableObjectStorage) =>
+        createDurableObjectStore({ storage, ttlSeconds: 60, now: () => time });
+      await inObject(stub, (storage) => open(storage).update('a', append('old')));
+      time = 60_000;
+      // One request prunes 'a' as it writes 'b' while another rewrites 'a': 'a' keeps the rewrite.
+      await Promise.all([
+        inObject(stub, (storage) => open(storage).update('b', append('t'))),
+        inObject(stub, (storage) => open(storage).update('a', append('new'))),
+      ]);
+      expect(await inObject(stub, (storage) => open(storage).get('a'))).toEqual(['new']);
+    });
   });
 }
 
@@ -117,4 +150,9 @@ it('rejects bad options, naming the path and the reason', () => {
   expect(() => createDurableObjectStore({ storage: {} as DurableObjectStorage })).toThrow(/"storage": must be/);
   const storage = { get() {}, put() {}, delete() {}, list() {}, transaction() {} } as unknown as DurableObjectStorage;
   expect(() => createDurableObjectStore({ storage, prefix: '' })).toThrow(/"prefix": must not be empty/);
+  expect(() => createDurableObjectStore({ storage, ttlSeconds: 0 })).toThrow(
+    /createDurableObjectStore: invalid option "ttlSeconds": must be 1 or more/,
+  );
+  expect(() => createDurableObjectStore({ storage, ttlSeconds: 2.5 })).toThrow(/"ttlSeconds": must be an integer/);
+  expect(() => createDurableObjectStore({ storage, now: 1 as never })).toThrow(/"now": must be a function/);
 });

@@ -2,8 +2,9 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import type { DiscoveredStore, SharedSpace } from 'tool-search-layer';
 import { createKvStore } from 'tool-search-layer/cloudflare-kv';
-import { createDurableObjectStore } from 'tool-search-layer/durable-object';
+import { createDurableObjectStore, type DurableObjectStoreOptions } from 'tool-search-layer/durable-object';
 import type { StoreHarness } from '../stores/conformance.ts';
+import type { ExpiringHarness } from '../stores/expiry-conformance.ts';
 import { type Faults, faultyKv, kvNetwork } from './faulty-kv.ts';
 
 export type Host = 'SQLITE_HOST' | 'KEY_VALUE_HOST';
@@ -42,6 +43,33 @@ export function kvHarness(faults: Faults = {}): StoreHarness {
       for (let i = 0; i < requests.length; i++) await requests[i]?.settle();
     },
     writes: () => network.writes,
+  };
+}
+
+/**
+ * Real KV with its expiration (expirationTtl) kept on a fake clock: Miniflare's KV expires keys on the real
+ * clock, which a test cannot move an hour ahead.
+ */
+function kvOnClock(real: KVNamespace, now: () => number, expiries: Map<string, number>): KVNamespace {
+  const wrapper = {
+    get: async (key: string) => ((expiries.get(key) ?? Number.POSITIVE_INFINITY) <= now() ? null : real.get(key)),
+    async put(key: string, value: string, options?: KVNamespacePutOptions) {
+      if (options?.expirationTtl === undefined) expiries.delete(key);
+      else expiries.set(key, now() + options.expirationTtl * 1000);
+      await real.put(key, value, options);
+    },
+    delete: (key: string) => real.delete(key),
+    list: (options?: KVNamespaceListOptions) => real.list(options),
+  };
+  return wrapper as unknown as KVNamespace;
+}
+
+/** KV stores over one prefix, each another request, writing inline, whose sessions expire on a given clock. */
+export function expiringKvHarness(): ExpiringHarness {
+  const prefix = freshPrefix();
+  const expiries = new Map<string, number>();
+  return {
+    open: (ttlSeconds, now) => createKvStore({ namespace: kvOnClock(realKv, now, expiries), prefix, ttlSeconds }),
   };
 }
 
@@ -86,12 +114,24 @@ const sharedOf = (store: DiscoveredStore): SharedSpace => {
 export function durableObjectHarness(host: Host): StoreHarness {
   const stub = objectOf(host);
   let writes = 0;
-  const inObject = <T>(body: (store: DiscoveredStore) => Promise<T>) =>
-    runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) =>
-      body(createDurableObjectStore({ storage: counted(state.storage, () => writes++) })),
-    );
-  return {
-    open: (): DiscoveredStore => ({
+  const over = storesIn(stub, () => writes++);
+  return { open: () => over({}), writes: () => writes };
+}
+
+/** As durableObjectHarness, with stores that expire sessions on a given clock. */
+export function expiringDurableObjectHarness(host: Host): ExpiringHarness {
+  const over = storesIn(objectOf(host), () => {});
+  return { open: (ttlSeconds, now) => over({ ttlSeconds, now }) };
+}
+
+/** Stores whose every call runs as its own request to the object, with the given options and writes counted. */
+function storesIn(stub: DurableObjectStub, count: () => void) {
+  return (options: Partial<DurableObjectStoreOptions>): DiscoveredStore => {
+    const inObject = <T>(body: (store: DiscoveredStore) => Promise<T>) =>
+      runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) =>
+        body(createDurableObjectStore({ ...options, storage: counted(state.storage, count) })),
+      );
+    return {
       name: 'durable-object',
       get: (id) => inObject((store) => store.get(id)),
       update: (id, apply) => inObject((store) => store.update(id, apply)),
@@ -102,7 +142,6 @@ export function durableObjectHarness(host: Host): StoreHarness {
         update: (key, apply) => inObject((store) => sharedOf(store).update(key, apply)),
         delete: (key) => inObject((store) => sharedOf(store).delete(key)),
       },
-    }),
-    writes: () => writes,
+    };
   };
 }
