@@ -1,5 +1,13 @@
 // search_tools as an AI SDK tool, and the repair that answers calls the SDK refused through it.
-import { type Tool as AiTool, jsonSchema, NoSuchToolError, type ToolCallRepairFunction, type ToolSet } from 'ai';
+import {
+  type Tool as AiTool,
+  jsonSchema,
+  type ModelMessage,
+  NoSuchToolError,
+  type ToolCallRepairFunction,
+  type ToolSet,
+} from 'ai';
+import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { Tool } from '../../core/types.ts';
 import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
@@ -12,15 +20,24 @@ const MAX_PENDING = 256;
 
 type Repair = Parameters<ToolCallRepairFunction<ToolSet>>[0];
 
+// Layers already told that the repair is missing: a host that forgot it forgot it for every request.
+const unrepairedWarned = new WeakSet<ToolSearch>();
+
 /** search_tools and the repair function of one withToolSearch. */
 export function createSearchTool(
   session: AdapterSession,
   fallback: () => Tool,
   catalogueNames: ReadonlySet<string>,
   userRepair: ((repair: never) => unknown) | undefined,
-): { tool: AiTool; repairToolCall: (repair: Repair) => Promise<unknown> } {
+): {
+  tool: AiTool;
+  repairToolCall: (repair: Repair) => Promise<unknown>;
+  checkRepaired: (messages: readonly ModelMessage[]) => void;
+} {
   const { state } = session;
   const pending = new Map<string, string>();
+  // The calls the SDK refused and handed to this repair, so a refused call it never saw proves it was not passed.
+  const repaired = new Set<string>();
 
   const tool = {
     description: () => (state.definition ?? fallback()).description ?? '',
@@ -40,6 +57,8 @@ export function createSearchTool(
   const repairToolCall = async (repair: Repair) => {
     const { toolCall, error } = repair;
     if (NoSuchToolError.isInstance(error)) {
+      if (repaired.size >= MAX_PENDING) repaired.delete(repaired.values().next().value as string);
+      repaired.add(toolCall.toolCallId);
       const exposed = state.exposed;
       // A tool called by its own name while the bridge is sent: the same call, through call_tool.
       if (exposed?.has(CALL_TOOL_NAME) && catalogueNames.has(toolCall.toolName)) return rerouteToBridge(toolCall);
@@ -53,5 +72,26 @@ export function createSearchTool(
     return userRepair ? userRepair(repair as never) : null;
   };
 
-  return { tool, repairToolCall };
+  /**
+   * Run before a step changes what is sent: a call of a catalogue tool the last step did not send, that this repair
+   * never saw, was refused by the SDK with AI_NoSuchToolError, so the host dropped `repairToolCall` (it picked
+   * `{ tools, prepareStep }` out of the result). Said once per layer, since nothing else tells the host.
+   */
+  const checkRepaired = (messages: readonly ModelMessage[]) => {
+    const sent = state.exposed;
+    if (sent === undefined || unrepairedWarned.has(session.layer)) return;
+    const last = messages.findLast((message) => message.role === 'assistant');
+    if (!last || typeof last.content === 'string') return;
+    for (const part of last.content) {
+      if (part.type !== 'tool-call' || !catalogueNames.has(part.toolName) || repaired.has(part.toolCallId)) continue;
+      if (sent.has(part.toolName) || state.deferred.has(part.toolName)) continue;
+      unrepairedWarned.add(session.layer);
+      session.layer.options.logger.warn(
+        `[tool-search-layer] ai-sdk: the model called "${part.toolName}" by its own name and the SDK refused it (AI_NoSuchToolError), because repairToolCall from withToolSearch was not passed: spread the whole result into generateText or streamText, or pass its repairToolCall, so such calls run through call_tool or get an answer (warned once per layer)`,
+      );
+      return;
+    }
+  };
+
+  return { tool, repairToolCall, checkRepaired };
 }

@@ -32,6 +32,8 @@ export interface StepOptions {
   /** The catalogue tools as given, and as wrapped in the tool set (whose provider options a native step sets). */
   readonly originals: ReadonlyMap<string, AnyTool>;
   readonly wrapped: ReadonlyMap<string, Record<string, unknown>>;
+  /** Checks the last step's calls against what it sent, before this step changes it (search.ts). */
+  readonly checkRepaired: (messages: readonly ModelMessage[]) => void;
 }
 
 const SEARCH_ALIASES: ReadonlySet<string> = new Set([OPENAI_TOOL_SEARCH]);
@@ -75,6 +77,7 @@ export function createPrepareStep(
   }
 
   return async (step) => {
+    options.checkRepaired(step.messages);
     const round = await session.catalogue.build(
       step.toolsContext as Record<string, unknown> | undefined,
       step.experimental_sandbox,

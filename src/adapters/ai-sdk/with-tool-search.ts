@@ -71,6 +71,7 @@ export function withToolSearch<TOOLS extends ToolSet>(
     sdkNames: userTools.filter(([name]) => !originals.has(name)).map(([name]) => name),
     originals,
     wrapped,
+    checkRepaired: search.checkRepaired,
   });
   return {
     tools,
