@@ -5,7 +5,7 @@ import { readUIMessageStream, stepCountIs, streamText, type UIMessage } from 'ai
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import type { ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import type { ResponseFunctionToolCall } from 'openai/resources/responses/responses';
-import { createToolSearch } from 'tool-search-layer';
+import { CALL_TOOL_NAME, createToolSearch } from 'tool-search-layer';
 import { displayToolCall, withToolSearch } from 'tool-search-layer/ai-sdk';
 import { answerAnthropicToolUse, displayToolCall as fromAnthropic } from 'tool-search-layer/anthropic';
 import { answerChatToolCall, answerResponseToolCall, displayToolCall as fromOpenAi } from 'tool-search-layer/openai';
@@ -126,6 +126,10 @@ describe('displayToolCall: the AI SDK', () => {
       input: '{"name":"y"}',
     };
     expect(displayToolCall(dynamic)).toMatchObject({ name: 'y', bridged: true, status: 'pending' });
+    expect(displayToolCall({ name: CALL_TOOL_NAME, arguments: '{"name":"z"}' })).toMatchObject({
+      name: 'z',
+      bridged: true,
+    });
     for (const junk of [undefined, null, 7, 'x', [], { type: 'text', text: 'hi' }]) {
       expect(displayToolCall(junk)).toMatchObject({ name: '', arguments: {}, bridged: false, status: 'pending' });
     }
