@@ -4,6 +4,8 @@ export type { ToolCallDisplay } from '../display.ts';
 export { displayToolCall } from '../display.ts';
 export { toLayerMessages } from './messages.ts';
 export type { AiSdkExposure, LayerTools, ToolSearchSettings, WithToolSearchOptions } from './options.ts';
+export type { RankWithOptions, ToolSearchRanker } from './rank-with.ts';
+export { rankWith } from './rank-with.ts';
 export type { ExecuteByName } from './tools.ts';
 export { fromLayerTools, toLayerTools } from './tools.ts';
 export { withToolSearch } from './with-tool-search.ts';
