@@ -14,6 +14,7 @@ import { namesList } from './names-list.ts';
 import { resolveOptions, type ToolSearchOptions, textsReady } from './options.ts';
 import { expose, listedTools } from './prepare.ts';
 import {
+  MAX_RELATED,
   parseSearchArgs,
   rankSearch,
   runSearch,
@@ -169,19 +170,31 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       warnCatalogue(catalogue.info, loggingWarn);
       const visible = visibility(catalogue, context.enabledGroups, SEARCH_TOOL_NAME);
       const { take } = searchWindow(parsed, resolved.maxSearchResults);
-      const rank = (n: number, members?: Uint8Array) =>
-        semantic
+      // The tools the query matched, marked by the lexical ranking (the learner passes its own array), order `related`.
+      let matched: Uint8Array | undefined;
+      const rank = (n: number, members: Uint8Array = new Uint8Array(catalogue.tools.length)) => {
+        matched = members;
+        return semantic
           ? semantic.rank(catalogue, visible, parsed.query, n)
           : rankSearch(catalogue, visible, parsed.query, n, members);
+      };
       const ranked = learner
         ? await (await learner()).rank(catalogue, visible, parsed.query, take, rank, loggingWarn)
         : await rank(take);
       const shown = mode.exposure === 'tools' && !mode.compact ? texts : await modes.searchTexts(mode);
-      const result = runSearch(catalogue, visible, parsed, resolved.maxSearchResults, shown, ranked);
-      const found = result.tools.map((tool) => tool.name);
+      const ids = ranked.ids.slice(parsed.offset, take);
+      const found = ids.map((id) => (catalogue.tools[id] as Tool).name);
       const { sessionId } = context;
-      emit({ type: 'search', sessionId, query: parsed.query, found: result.found, names: found });
-      if (found.length > 0) await sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
+      emit({ type: 'search', sessionId, query: parsed.query, found: ranked.found, names: found });
+      let result = runSearch(catalogue, parsed, resolved.maxSearchResults, shown, ranked);
+      if (found.length > 0) {
+        const after = await sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
+        // The session's set (after this search) is left out of `related`: the model has those tools' definitions.
+        if (catalogue.groups.size > 0) {
+          const { related } = await import('./related.ts');
+          result = { ...result, related: related(catalogue, ids, visible, matched, after?.order ?? [], MAX_RELATED) };
+        }
+      }
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
       return mode.compact ? modes.compact(result) : result;
     },

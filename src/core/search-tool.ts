@@ -157,10 +157,9 @@ export function rankSearch(
   return rankTools(catalogue.index, query, { visible, members, ...(Number.isFinite(take) && { take }) });
 }
 
-/** Turns a ranking of a parsed search into the result: the page, pagination, related names and hint. */
+/** Turns a ranking of a parsed search into the result: the page, pagination and hint, with `related` (see related.ts). */
 export function runSearch(
   catalogue: Catalogue,
-  visible: (id: number) => boolean,
   args: Extract<ParsedArgs, { ok: true }>,
   maxSearchResults: number,
   texts: Texts,
@@ -187,7 +186,8 @@ export function runSearch(
     ...(paged && {
       pagination: { offset, limit: Number.isFinite(limit) ? limit : ids.length, total: found, nextOffset },
     }),
-    related: related(catalogue, ids, visible),
+    // Filled by the layer's search from the related chunk when the catalogue has groups (see related.ts).
+    related: [],
     hint: hints.join(' '),
   };
 }
@@ -214,19 +214,4 @@ export function toFoundTool(tool: Tool): FoundTool {
     description: typeof tool.description === 'string' ? tool.description : '',
     ...(parameters !== null && typeof parameters === 'object' && { parameters: schemaForModel(parameters) }),
   };
-}
-
-function related(catalogue: Catalogue, ids: readonly number[], visible: (id: number) => boolean): string[] {
-  const returned = new Set(ids.map((id) => (catalogue.tools[id] as Tool).name));
-  const names = new Set<string>();
-  for (const id of ids) {
-    for (const group of (catalogue.tools[id] as Tool).groups ?? []) {
-      for (const member of catalogue.groups.get(group) ?? []) {
-        const name = (catalogue.tools[member] as Tool).name;
-        if (names.size >= MAX_RELATED) return [...names];
-        if (visible(member) && !returned.has(name)) names.add(name);
-      }
-    }
-  }
-  return [...names];
 }

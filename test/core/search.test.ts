@@ -210,8 +210,9 @@ describe('search_tools: limit, pagination, related', () => {
   });
 
   it('names related tools from the same groups, not those returned', async () => {
+    // delete_email matched the query too ("email"), so it comes before read_inbox.
     const result = ok(await search({ query: 'send_email', limit: 1 }));
-    expect(result.related).toEqual(['read_inbox', 'delete_email']);
+    expect(result.related).toEqual(['delete_email', 'read_inbox']);
     const many: Tool[] = Array.from({ length: 30 }, (_, i) => ({
       name: `member_${i}`,
       description: `member ${i}`,
@@ -220,6 +221,46 @@ describe('search_tools: limit, pagination, related', () => {
     const capped = ok(await search({ query: 'member_0', limit: 1 }, {}, { tools: many }));
     expect(capped.related).toHaveLength(MAX_RELATED);
     expect(capped.related).not.toContain('member_0');
+  });
+});
+
+describe('search_tools: related earns its characters', () => {
+  // One large group (one MCP server): 30 tools, of which the query matches three besides the one returned.
+  const server: Tool[] = [
+    ...Array.from({ length: 26 }, (_, i) => ({
+      name: `admin_${i}`,
+      description: `Administer setting ${i}`,
+      groups: ['srv'],
+    })),
+    { name: 'create_issue', description: 'Open an issue', groups: ['srv'] },
+    { name: 'close_issue', description: 'Close an issue', groups: ['srv'] },
+    { name: 'list_issues', description: 'List the issues', groups: ['srv'] },
+    { name: 'comment_issue', description: 'Comment on an issue', groups: ['srv'] },
+    { name: 'get_time', description: 'Current time', groups: ['clock'] },
+    { name: 'set_alarm', description: 'Set an alarm', groups: ['clock'] },
+    { name: 'get_timezone', description: 'Time zone of a place', groups: ['clock'] },
+    { name: 'get_date', description: 'Current date', groups: ['clock'] },
+    { name: 'get_season', description: 'Season of a date', groups: ['calendar_small'] },
+  ];
+
+  it('names the mates of a large group the query matched, not the rest of that group', async () => {
+    const result = ok(await search({ query: 'issue', limit: 1 }, {}, { tools: server }));
+    expect(result.related).toEqual(['close_issue', 'list_issues', 'comment_issue']);
+  });
+
+  it('names a small group whole, the mates the query matched first', async () => {
+    const result = ok(await search({ query: 'current time', limit: 1 }, {}, { tools: server }));
+    expect(names(result.tools)).toEqual(['get_time']);
+    expect(result.related).toEqual(['get_timezone', 'get_date', 'set_alarm']);
+  });
+
+  it('leaves out what the session has already found', async () => {
+    const layer = layerWith();
+    const context = { sessionId: 'found-before', tools: server };
+    await layer.search(context, { query: 'list issues', limit: 1 });
+    const result = ok(await layer.search(context, { query: 'issue', limit: 1 }));
+    expect(names(result.tools)).toEqual(['create_issue']);
+    expect(result.related).toEqual(['close_issue', 'comment_issue']);
   });
 });
 
