@@ -14,6 +14,14 @@ const AGREE = 10;
 const TRUST_FROM = 3;
 const TRUST_FULL = 5;
 
+/**
+ * Constants fitted by leave one set out (bench/semantic-fit.ts). A tool's similarity counts in z-scores, standard
+ * deviations above the query's mean similarity over the catalogue, so a model whose cosines are flat (every tool
+ * somewhat similar, as a weak model's are) moves nothing, whatever its raw cosines: `zMove` is where a tool starts
+ * to be lifted (fully one deviation later), `zAdd` where a tool without a keyword match joins the results.
+ */
+export const FUSION_PARAMS = { zMove: 4.5, zAdd: 5 };
+
 /** What fusion needs to know of the query's similarities. */
 export interface Similarities {
   /** Per tool id: the cosine, NaN where the model abstained or the tool is not visible. */
@@ -39,11 +47,12 @@ export function confidence(sims: Similarities, lexical: readonly number[]): numb
 }
 
 /**
- * Reorders the built-in top FUSION_DEPTH and the tools at the similarity floor (`additions`, which the caller
- * leaves empty where the model earned no trust) by 1 / (k + built-in rank) + trust / (k + semantic rank), trust being
- * the weight times the confidence; the rest of the built-in page follows in its order. `lexical` is the built-in
- * ranking at least max(take, FUSION_DEPTH) deep, `members` marks its whole result set. At trust 0, the additions the
- * keywords missed follow the built-in ranking, most similar first.
+ * Reorders the built-in top FUSION_DEPTH and the tools at the similarity floor (`additions`, which the caller leaves
+ * empty where the model earned no trust): each scores 1 / (k + built-in rank), nothing for an addition, plus
+ * trust / (k + 1) times its lift, 0 below `zMove` deviations over the mean similarity and 1 from one deviation above;
+ * trust is the weight times the confidence. The rest of the built-in page follows in its order. `lexical` is the
+ * built-in ranking at least max(take, FUSION_DEPTH) deep, `members` marks its whole result set. Additions without a
+ * lift follow the built-in ranking, most similar first.
  */
 export function fuseRankings(
   lexical: RankResult,
@@ -53,42 +62,29 @@ export function fuseRankings(
   trust: number,
   take: number,
 ): RankResult {
-  const bySimilarity = (a: number, b: number): number =>
-    (sims.cosine[b] as number) - (sims.cosine[a] as number) || a - b;
+  const { cosine, mean, deviation } = sims;
   const extra = additions.filter((id) => !members[id]);
   const found = lexical.found + extra.length;
   const { keywords } = lexical;
-  if (trust === 0 && lexical.ids.length > 0) {
-    // Only past the built-in result set do the additions count, so their order matters only there.
-    const tail = lexical.found < take ? extra.sort(bySimilarity) : [];
-    return { found, ids: [...lexical.ids, ...tail].slice(0, take), keywords };
+  const bySimilarity = (a: number, b: number): number => (cosine[b] as number) - (cosine[a] as number) || a - b;
+  const headLength = Math.min(FUSION_DEPTH, lexical.ids.length);
+  const n = headLength + extra.length;
+  const pool = new Int32Array(n);
+  const score = new Float64Array(n);
+  const lifted = trust > 0 && deviation > 1e-6;
+  for (let i = 0; i < n; i++) {
+    const id = i < headLength ? (lexical.ids[i] as number) : (extra[i - headLength] as number);
+    pool[i] = id;
+    const z = (cosine[id] as number) - mean;
+    // NaN (an abstained tool) fails the comparison and gets no lift.
+    const lift = lifted && z > FUSION_PARAMS.zMove * deviation ? Math.min(1, z / deviation - FUSION_PARAMS.zMove) : 0;
+    score[i] = (i < headLength ? 1 / (RRF_K + i + 1) : 0) + (trust * lift) / (RRF_K + 1);
   }
-  const head = lexical.ids.slice(0, FUSION_DEPTH);
-  const pool = [...new Set([...head, ...additions])];
-  const semanticRank = new Map<number, number>();
-  pool
-    .filter((id) => !Number.isNaN(sims.cosine[id] as number))
-    .sort(bySimilarity)
-    .forEach((id, r) => {
-      semanticRank.set(id, r + 1);
-    });
-  const scores = new Map<number, number>();
-  pool.forEach((id) => {
-    const l = head.indexOf(id);
-    const s = semanticRank.get(id);
-    scores.set(id, (l < 0 ? 0 : 1 / (RRF_K + l + 1)) + (s === undefined ? 0 : trust / (RRF_K + s)));
-  });
-  pool.sort(
-    (a, b) =>
-      (scores.get(b) as number) - (scores.get(a) as number) ||
-      (semanticRank.get(a) ?? Infinity) - (semanticRank.get(b) ?? Infinity) ||
-      a - b,
+  const order = Array.from(pool.keys()).sort(
+    (a, b) => (score[b] as number) - (score[a] as number) || bySimilarity(pool[a] as number, pool[b] as number),
   );
-  const placed = new Set(pool);
-  const ids = pool.slice(0, take);
-  for (const id of lexical.ids) {
-    if (ids.length >= take) break;
-    if (!placed.has(id)) ids.push(id);
-  }
+  const ids: number[] = [];
+  for (let i = 0; i < order.length && ids.length < take; i++) ids.push(pool[order[i] as number] as number);
+  for (let i = headLength; i < lexical.ids.length && ids.length < take; i++) ids.push(lexical.ids[i] as number);
   return { found, ids, keywords };
 }

@@ -21,9 +21,13 @@ export type Embed = (
 export interface SemanticOptions {
   /** Embeds texts (tools in batches of up to 64, or one query); no model is bundled and nothing is fetched by the library. */
   readonly embed: Embed;
-  /** Weight of the semantic ranking in the fusion, scaled by its agreement with the keywords on each query; the built-in ranking weighs 1. Default 0.25. */
+  /**
+   * How far a tool the model puts far out of the catalogue (4.5 or more deviations above the query's mean similarity)
+   * is lifted, as a share of the built-in ranking's top score, scaled by the model's agreement with the keywords on the
+   * query. Default 2 (fitted by leave one set out with a weak and a strong model).
+   */
   readonly weight?: number;
-  /** Cosine similarity from which a tool joins the result set without a keyword match. Default 0.5. */
+  /** Cosine similarity from which a tool joins the result set without a keyword match (and 5 deviations above the query's mean, where the keywords found something). Default 0.5. */
   readonly minSimilarity?: number;
   /** How long a search waits for `embed` before answering with the built-in ranking alone. Default 2,000 ms. */
   readonly timeoutMs?: number;
@@ -50,7 +54,7 @@ export const semanticSchema: v.GenericSchema<
       embed: v.custom<Embed>((value) => typeof value === 'function', 'must be a function'),
       weight: v.optional(
         v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
-        0.25,
+        2,
       ),
       minSimilarity: v.optional(
         v.pipe(v.number('must be a number'), v.minValue(-1, 'must be -1 or more'), v.maxValue(1, 'must be 1 or less')),

@@ -1,7 +1,8 @@
 // The ranker hook: the host's embedding model, fused with the built-in ranking where it agrees with it (fusion.ts).
 import type { Catalogue } from '../core/catalogue.ts';
 import { withTimeout } from '../core/timeout.ts';
-import { confidence, FUSION_DEPTH, fuseRankings } from './fusion.ts';
+import type { Similarities } from './fusion.ts';
+import { confidence, FUSION_DEPTH, FUSION_PARAMS, fuseRankings } from './fusion.ts';
 import { type RankResult, rankTools } from './index.ts';
 import { queryItem, toolVectors, vectorKeyOf } from './semantic-cache.ts';
 import { catalogueVectors, overFloor, sampledSimilarities } from './semantic-matrix.ts';
@@ -53,7 +54,13 @@ export function createSemanticRanker(
         const sure = confidence(sims, lexical.ids);
         const floorTools =
           sure > 0 || lexical.ids.length === 0
-            ? overFloor(vectors, q, visible, sims.cosine, options.minSimilarity)
+            ? overFloor(
+                vectors,
+                q,
+                visible,
+                sims.cosine,
+                additionFloor(sims, options.minSimilarity, lexical.ids.length),
+              )
             : [];
         return fuseRankings(lexical, members, floorTools, sims, options.weight * sure, take);
       } catch (error) {
@@ -68,4 +75,13 @@ export function createSemanticRanker(
       }
     },
   };
+}
+
+/**
+ * The cosine from which a tool joins without a keyword match: the option's floor, and, where the keywords found
+ * something a weak model could crowd out, far out in the query's own spread too.
+ */
+function additionFloor(sims: Similarities, minSimilarity: number, matched: number): number {
+  if (matched === 0) return minSimilarity;
+  return Math.min(1, Math.max(minSimilarity, sims.mean + FUSION_PARAMS.zAdd * sims.deviation));
 }

@@ -59,9 +59,15 @@ function countingEmbed(vectorOf: (text: string, kind: 'tool' | 'query') => numbe
 
 const quiet = () => ({ logger: recordingLogger() });
 
-// The built-in order for "apple" is pie, tart; the test model ranks tart (cosine 1), cherry (0.8), pie (0.6),
-// salad (0.3), and 24 fillers far away (-0.6), so it agrees with the keywords (their best tools stand out).
-const fillers: Tool[] = Array.from({ length: 24 }, (_, i) => ({ name: `filler_${i}`, description: `filler ${i}` }));
+// The built-in order for "apple" is pie, tart. The test model ranks tart (cosine 1), cherry (0.8), pie (0.6),
+// salad (0.3), bread (0), soup (-1), and 200 fillers spread evenly over -0.15 to 0.15, so the query's similarities
+// have mean 0.008 and deviation 0.149 over the catalogue: tart stands 6.64 deviations out, cherry 5.30, pie 3.96,
+// salad 1.95. The model agrees with the keywords (their best tools stand out), so it is trusted fully.
+const FILLERS = 200;
+const fillers: Tool[] = Array.from({ length: FILLERS }, (_, i) => ({
+  name: `filler_${i}`,
+  description: `filler ${i}`,
+}));
 const desserts: Tool[] = [
   { name: 'apple_pie', description: 'apple apple apple pie' },
   { name: 'apple_tart', description: 'a tart with apple' },
@@ -71,6 +77,7 @@ const desserts: Tool[] = [
   { name: 'salad', description: 'salad' },
   ...fillers,
 ];
+const angled = (cosine: number): number[] => [cosine, Math.sqrt(1 - cosine * cosine)];
 const dessertVectors: Record<string, number[]> = {
   apple_pie: [0.6, 0.8],
   apple_tart: [1, 0],
@@ -78,6 +85,7 @@ const dessertVectors: Record<string, number[]> = {
   bread: [0, 1],
   soup: [-1, 0],
   salad: [0.3, -0.95],
+  ...Object.fromEntries(fillers.map((_, i) => [`filler_${i}`, angled(-0.15 + (0.3 * i) / (FILLERS - 1))])),
 };
 const dessertModel = (text: string, kind: 'tool' | 'query'): number[] =>
   kind === 'query' ? [1, 0] : (dessertVectors[text.split('.')[0]?.replace(' ', '_') as string] ?? [-0.6, -0.8]);
@@ -98,27 +106,28 @@ describe('the semantic ranker hook', () => {
     return ok(await layer.search({ sessionId: 's', tools }, { query }));
   };
 
-  it('fuses where the model agrees with the keywords: the default leads with the keywords, a large weight reorders', async () => {
+  it('lifts the tools that stand far out of the catalogue and lets them join; a weight of 0 keeps the keyword order', async () => {
     const plain = ok(await createToolSearch(quiet()).search({ sessionId: 's', tools: desserts }, { query: 'apple' }));
     expect(names(plain.tools)).toEqual(['apple_pie', 'apple_tart']);
-    // Agreement: z-scores 2.22 (pie) and 3.09 (tart), (2.22 + 3.09) / sqrt(2) = 3.76, confidence (3.76 - 3) / 2 = 0.38.
-    // Default weight 0.25: pie 1/61 + 0.095/63 > tart 1/62 + 0.095/61; cherry_cake joins (cosine 0.8 >= 0.5).
+    // Tart (6.64 deviations out, past zMove + 1) is lifted whole over pie (3.96, not lifted); cherry (5.30) joins
+    // without a keyword and, at the default weight, outshines pie; salad (1.95) never joins.
     const byDefault = await search({});
-    expect(names(byDefault.tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake']);
+    expect(names(byDefault.tools)).toEqual(['apple_tart', 'cherry_cake', 'apple_pie']);
     expect(byDefault.found).toBe(3);
-    // Weight 2 (trust 0.76): tart 1/62 + 0.76/61 > pie 1/61 + 0.76/63.
-    expect(names((await search({ weight: 2 })).tools)).toEqual(['apple_tart', 'apple_pie', 'cherry_cake']);
-    // Weight 0 keeps the built-in order; the floor still lets close tools join, after the keyword matches.
+    // A small weight lifts tart over pie, but an addition stays under the keyword matches.
+    expect(names((await search({ weight: 0.25 })).tools)).toEqual(['apple_tart', 'apple_pie', 'cherry_cake']);
+    // Weight 0 keeps the built-in order; the floor still lets a far-out tool join, after the keyword matches.
     expect(names((await search({ weight: 0 })).tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake']);
   });
 
-  it('lets a tool join only at or above the similarity floor; found counts it', async () => {
-    expect(names((await search({ minSimilarity: 0.9 })).tools)).toEqual(['apple_pie', 'apple_tart']);
+  it('lets a tool join only at or above the similarity floor, and only far out of the catalogue; found counts it', async () => {
+    expect(names((await search({ minSimilarity: 0.9 })).tools)).toEqual(['apple_tart', 'apple_pie']);
     expect((await search({ minSimilarity: 0.8 })).found).toBe(3);
-    // salad's cosine is 0.3: it joins at 0.3, soup (-1) never does.
+    // Salad's cosine (0.3) is at a floor of 0.3, but it stands only 1.95 deviations out: a model's middling
+    // similarity does not push a tool in beside keyword matches.
     const low = await search({ minSimilarity: 0.3 });
-    expect(names(low.tools)).toEqual(['apple_pie', 'apple_tart', 'cherry_cake', 'salad']);
-    expect(low.found).toBe(4);
+    expect(names(low.tools)).toEqual(['apple_tart', 'cherry_cake', 'apple_pie']);
+    expect(low.found).toBe(3);
   });
 
   it('ranks by keywords alone where the model abstains (null) on the query, and keeps abstained tools lexical', async () => {
@@ -150,6 +159,38 @@ describe('the semantic ranker hook', () => {
         expect(names(got.tools)).toEqual(names(expected.tools));
         expect(got.found).toBe(expected.found);
       }
+    }
+  });
+
+  it('keeps a keyword-perfect match in the top results at the defaults when the model is weak (flat cosines)', async () => {
+    // 400 tools named by two of 40 words; a weak model that sees only a text's first word (its topic), over one
+    // direction every text shares, and noise: its cosines sit near 0.9 for every tool, the ten tools of the query's
+    // topic stand far out alike, and it cannot tell them apart. It lifts them alike, so the keywords still decide.
+    const words = Array.from({ length: 40 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}x`);
+    const random = seeded(11);
+    const tools: Tool[] = Array.from({ length: 400 }, (_, i) => {
+      const a = words[i % 40] as string;
+      const b = words[(i * 7 + Math.floor(i / 40)) % 40] as string;
+      return { name: `${a}_${b}_${i}`, description: `${a} ${b} ${words[Math.floor(random() * 40)]}` };
+    });
+    const weak = (text: string): number[] => {
+      const own = seeded(text.length * 31 + (text.charCodeAt(0) || 0));
+      const v = Array.from({ length: 48 }, () => 0.15 * (own() - 0.5));
+      v[0] = 3;
+      const topic = /w[a-z]\dx/.exec(text)?.[0] ?? '';
+      const at = 1 + (words.indexOf(topic) % 47);
+      v[at] = (v[at] as number) + 0.6;
+      return v;
+    };
+    const plain = createToolSearch({ ...quiet(), maxSearchResults: 0 });
+    const layer = createToolSearch({ ...quiet(), maxSearchResults: 0, semantic: { embed: countingEmbed(weak).embed } });
+    for (const i of [3, 57, 120, 199, 256, 311, 398]) {
+      const tool = tools[i] as Tool;
+      const query = tool.name.replace(/_/g, ' ');
+      const keywordTop = names(ok(await plain.search({ sessionId: 's', tools }, { query, limit: 5 })).tools);
+      expect(keywordTop[0]).toBe(tool.name);
+      const fused = names(ok(await layer.search({ sessionId: 's', tools }, { query, limit: 5 })).tools);
+      expect(fused[0]).toBe(tool.name);
     }
   });
 
@@ -354,7 +395,7 @@ describe('the semantic ranker hook', () => {
       /"semantic.embed": must be a function/,
     );
     const { options } = createToolSearch({ semantic: { embed: async () => [] } });
-    expect(options.semantic).toMatchObject({ weight: 0.25, minSimilarity: 0.5, timeoutMs: 2000 });
+    expect(options.semantic).toMatchObject({ weight: 2, minSimilarity: 0.5, timeoutMs: 2000 });
   });
 });
 
@@ -477,15 +518,15 @@ describe('the first pass of the floor search over a sparse model', () => {
   });
 
   it('finds through the public API exactly the tools over the floor, near misses out, outside enabled groups never', async () => {
-    // 20 keyword matches the model agrees with (cosine 0.9), 6 tools without a keyword at 0.5 + 1e-3, 30 at 0.5 - 1e-3,
-    // the rest orthogonal: the sparse first pass runs (two non-zero components of 128) on 2,000 tools, and the 8-bit
+    // 20 keyword matches the model agrees with (cosine 0.9), 6 tools without a keyword at 0.7 + 1e-3, 30 at 0.7 - 1e-3,
+    // the rest orthogonal (the floor of 0.7 is over the query's mean + 5 deviations, 0.66, so the option sets it): the sparse first pass runs (two non-zero components of 128) on 2,000 tools, and the 8-bit
     // one where the same vectors are made dense (an orthogonal turn keeps every cosine).
     const tools: Tool[] = Array.from({ length: 2000 }, (_, i) => ({
       name: `tool_${i}`,
       description: i < 20 ? `apple gadget ${i}` : `widget ${i}`,
       groups: [i >= 20 && i < 26 ? 'close' : 'rest'],
     }));
-    const cosineOf = (i: number): number => (i < 20 ? 0.9 : i < 26 ? 0.5 + 1e-3 : i < 56 ? 0.5 - 1e-3 : 0);
+    const cosineOf = (i: number): number => (i < 20 ? 0.9 : i < 26 ? 0.7 + 1e-3 : i < 56 ? 0.7 - 1e-3 : 0);
     const vectorOf = (text: string, kind: 'tool' | 'query'): number[] => {
       const v = new Array<number>(128).fill(0);
       const i = Number(/tool (\d+)/.exec(text)?.[1]);
@@ -506,10 +547,10 @@ describe('the first pass of the floor search over a sparse model', () => {
       const layer = createToolSearch({
         ...quiet(),
         maxSearchResults: 0,
-        semantic: { embed: countingEmbed(model).embed },
+        semantic: { embed: countingEmbed(model).embed, minSimilarity: 0.7 },
       });
       const all = ok(await layer.search({ sessionId: 's', tools }, { query: 'apple', limit: 100 }));
-      const over = tools.filter((_, i) => cosineOf(i) >= 0.5).map((t) => t.name);
+      const over = tools.filter((_, i) => cosineOf(i) >= 0.7).map((t) => t.name);
       expect(all.found).toBe(over.length);
       expect(new Set(names(all.tools))).toEqual(new Set(over));
       const rest = ok(
