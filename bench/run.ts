@@ -20,9 +20,10 @@ import { semanticSection } from './semantic-section.ts';
 import { measureSize } from './size.ts';
 import { measureSpeed, type SpeedCatalogue } from './speed.ts';
 import { measurePrepare, measureReuse } from './speed-layer.ts';
-import { renderMarkdown, renderText } from './table.ts';
+import { renderMarkdown, renderText, type Table } from './table.ts';
 import { discoveryQueries, measureSearchTool, measureTokens } from './tokens.ts';
 import { readTuning } from './tune-report.ts';
+import { measureVectorsColdStart } from './vectors-cold-start.ts';
 
 const sections = ['quality', 'learn', 'semantic', 'speed', 'tokens', 'size', 'cost'] as const;
 const args = process.argv.slice(2);
@@ -101,6 +102,7 @@ if (selected.includes('semantic')) {
 }
 
 let semantic: SemanticRow[] | undefined;
+let vectorsColdStart: Table | undefined;
 if (embedderPath) {
   log(`semantic (${embedderPath})...`);
   semantic = await measureSemantic(labelledSets.map(set), await loadEmbedder(embedderPath), settings.quality);
@@ -128,6 +130,8 @@ if (selected.includes('speed')) {
   results.speed = { peers: speedRows, reuse, prepare };
   log('bridge (callTool at 1,000 tools)...');
   results.bridge = await measureBridge(seal.slice(0, 1000), sealQueries, settings.layer.prepareRuns * 10);
+  log('first search of a cold isolate with the semantic hook...');
+  vectorsColdStart = await measureVectorsColdStart(quick ? 2 : 5);
 }
 
 if (selected.includes('tokens')) {
@@ -162,6 +166,7 @@ const rendered = [
   ...learning,
   ...semanticTables,
   ...(results.bridge ? [bridgeTable(results.bridge)] : []),
+  ...(vectorsColdStart ? [vectorsColdStart] : []),
   ...(cost
     ? cost.tables.map((t) => ({ ...t, notes: [...(t.notes ?? []), ...(t === cost?.tables[0] ? [cost.summary] : [])] }))
     : []),

@@ -70,11 +70,17 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   const definitions = new WeakMap<CatalogueInfo, Map<string, Tool>>();
   const byNames = new Map<string, Tool>();
   const loggingWarn = (message: string) => logger.warn(`[tool-search-layer] ${message}`);
+  const guard = { timeoutMs: resolved.storeTimeoutMs, retryMs: resolved.storeRetryMs };
+  // Only a store the host gave outlives the layer: the default one would hold a copy of the module-wide vectors.
   const semantic =
     resolved.semantic &&
-    lazySemanticRanker(resolved.semantic, loggingWarn, (message) => logger.debug?.(`[tool-search-layer] ${message}`));
+    lazySemanticRanker(
+      resolved.semantic,
+      loggingWarn,
+      (message) => logger.debug?.(`[tool-search-layer] ${message}`),
+      options?.store ? { store: resolved.store, guard } : undefined,
+    );
   const sessions = sessionsOf(store, emit, loggingWarn);
-  const guard = { timeoutMs: resolved.storeTimeoutMs, retryMs: resolved.storeRetryMs };
   const learner = resolved.learn && lazyLearner(resolved.learn, resolved.store, guard);
   const warnCatalogue = catalogueWarner();
   const modes = exposureModes(resolved, semantic !== undefined);

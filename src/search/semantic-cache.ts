@@ -2,6 +2,7 @@
 // so a catalogue is embedded once however many layers (a Worker may create one per request) search it.
 import type { Tool } from '../core/types.ts';
 import { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic-options.ts';
+import type { VectorStore } from './vector-store.ts';
 
 export { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic-options.ts';
 
@@ -140,12 +141,20 @@ function remember(cache: Map<string, Float32Array>, key: string, vector: Float32
   cache.set(key, vector);
 }
 
+/** Where vectors come from: the host's model, and the store's shared space when the layer persists them. */
+export interface VectorSource {
+  readonly embed: Embed;
+  /** Tool vectors of this model in the store: read before the model is asked, written after. */
+  readonly stored?: VectorStore | undefined;
+}
+
 /**
  * The vectors of `wanted` for a model: cached ones at once, ones another search is already asking for shared,
- * the rest asked for in batches of EMBED_BATCH, at most PARALLEL at a time.
+ * tool vectors the store holds read back, the rest asked for in batches of EMBED_BATCH, at most PARALLEL at a time
+ * (and then written to the store, before the returned promise resolves).
  */
 export function toolVectors(
-  options: { readonly embed: Embed },
+  options: VectorSource,
   model: string,
   wanted: readonly EmbedItem[],
   kind: 'tool' | 'query',
@@ -154,7 +163,7 @@ export function toolVectors(
   const cache = kind === 'tool' ? tools : queries;
   const max = kind === 'tool' ? MAX_TOOL_VECTORS : MAX_QUERY_VECTORS;
   const keys = wanted.map((item) => `${model}\0${kind}\0${item.key}`);
-  const missing = new Map<string, string>();
+  const missing = new Map<string, EmbedItem>();
   const out = keys.map((key, i) => {
     const known = cache.get(key);
     if (known) {
@@ -163,13 +172,11 @@ export function toolVectors(
     }
     const asked = pending.get(key);
     if (asked) return asked;
-    missing.set(key, (wanted[i] as EmbedItem).text);
+    missing.set(key, wanted[i] as EmbedItem);
     return undefined;
   });
-  const waiting = [...missing];
-  let next = 0;
   const settle = new Map<string, { resolve: (v: Float32Array) => void; reject: (e: unknown) => void }>();
-  for (const [key] of waiting) {
+  for (const [key] of missing) {
     pending.set(
       key,
       new Promise<Float32Array>((resolve, reject) => {
@@ -177,31 +184,75 @@ export function toolVectors(
       }),
     );
   }
+  const done = (key: string, vector: Float32Array) => {
+    remember(cache, key, vector, max);
+    pending.delete(key);
+    settle.get(key)?.resolve(vector);
+    settle.delete(key);
+  };
+  const fail = (key: string, error: unknown) => {
+    pending.delete(key);
+    settle.get(key)?.reject(error);
+    settle.delete(key);
+  };
+  const stored = kind === 'tool' ? options.stored : undefined;
+  const vectors = Promise.all(
+    out.map((vector, i) => vector ?? (pending.get(keys[i] as string) as Promise<Float32Array>)),
+  );
+  // A store or a model that throws past the guards still settles every key, so no search waits forever.
+  const filled = fill(options.embed, stored, [...missing], kind, done, fail).catch((error) => {
+    for (const [key] of missing) if (settle.has(key)) fail(key, error);
+  });
+  if (!stored || missing.size === 0) return vectors;
+  vectors.catch(() => undefined);
+  return filled.then(() => vectors);
+}
+
+/** Reads what the store holds, embeds the rest and writes it back; settles every key either way. */
+async function fill(
+  embed: Embed,
+  stored: VectorStore | undefined,
+  missing: readonly (readonly [string, EmbedItem])[],
+  kind: 'tool' | 'query',
+  done: (key: string, vector: Float32Array) => void,
+  fail: (key: string, error: unknown) => void,
+): Promise<void> {
+  if (missing.length === 0) return;
+  let waiting: (readonly [string, EmbedItem])[] = [...missing];
+  if (stored) {
+    // The guard never throws: a failing store finds nothing, and the model is asked as if it were cold.
+    const found = await stored.read(missing.map(([, item]) => item.key));
+    waiting = [];
+    for (const entry of missing) {
+      const vector = found.get(entry[1].key);
+      if (vector) done(entry[0], vector);
+      else waiting.push(entry);
+    }
+  }
+  const embedded = new Map<string, Float32Array>();
+  let next = 0;
   const worker = async (): Promise<void> => {
     while (next < waiting.length) {
       const batch = waiting.slice(next, next + EMBED_BATCH);
       next += batch.length;
       try {
         const vectors = await embedBatch(
-          options.embed,
-          batch.map(([, text]) => text),
+          embed,
+          batch.map(([, item]) => item.text),
           kind,
         );
-        batch.forEach(([key], j) => {
-          remember(cache, key, vectors[j] as Float32Array, max);
-          pending.delete(key);
-          settle.get(key)?.resolve(vectors[j] as Float32Array);
+        batch.forEach(([key, item], j) => {
+          embedded.set(item.key, vectors[j] as Float32Array);
+          done(key, vectors[j] as Float32Array);
         });
       } catch (error) {
         // This batch and the ones not yet started fail: the next search asks again.
-        for (const [key] of [...batch, ...waiting.slice(next)]) {
-          pending.delete(key);
-          settle.get(key)?.reject(error);
-        }
+        for (const [key] of [...batch, ...waiting.slice(next)]) fail(key, error);
         next = waiting.length;
       }
     }
   };
-  for (let w = 0; w < Math.min(PARALLEL, Math.ceil(waiting.length / EMBED_BATCH)); w++) void worker();
-  return Promise.all(out.map((vector, i) => vector ?? (pending.get(keys[i] as string) as Promise<Float32Array>)));
+  const workers = Math.min(PARALLEL, Math.ceil(waiting.length / EMBED_BATCH));
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (stored && embedded.size > 0) await stored.write(embedded);
 }

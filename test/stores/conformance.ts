@@ -5,6 +5,7 @@ import { createToolSearch, type DiscoveredStore, type Logger, type Tool } from '
 import { describe, expect, it } from 'vitest';
 import { learnConformance } from './learn-conformance.ts';
 import { sharedConformance } from './shared-conformance.ts';
+import { vectorConformance } from './vector-conformance.ts';
 
 /** Opens stores over one backend's data, as another request, tab or isolate would. */
 export interface StoreHarness {
@@ -46,8 +47,16 @@ async function discoveredIn(store: DiscoveredStore, sessionId: string): Promise<
   return discovered;
 }
 
-/** Registers the conformance tests for one store; `make` gives a harness over fresh backend data per test. */
-export function storeConformance(label: string, make: () => StoreHarness | Promise<StoreHarness>): void {
+/**
+ * Registers the conformance tests for one store; `make` gives a harness over fresh backend data per test. A runtime
+ * that cannot load a second copy of the library (a browser page) passes `coldIsolates: false` and tests the tool
+ * vectors with Workers itself.
+ */
+export function storeConformance(
+  label: string,
+  make: () => StoreHarness | Promise<StoreHarness>,
+  { coldIsolates = true }: { coldIsolates?: boolean } = {},
+): void {
   describe(`store conformance: ${label}`, () => {
     it('reads a session never written as empty', async () => {
       const harness = await make();
@@ -177,5 +186,6 @@ export function storeConformance(label: string, make: () => StoreHarness | Promi
 
     describe('the shared space', () => sharedConformance(make, hostileIds, tools));
     describe('learning', () => learnConformance(make, tools));
+    if (coldIsolates) describe('tool vectors', () => vectorConformance(make, tools));
   });
 }

@@ -34,10 +34,14 @@ function writesTo(dbName: string): () => number {
 
 /** Runs the shared store conformance suite on fresh databases; `label` names the runtime. */
 export function indexedDbConformance(label: string): void {
-  storeConformance(`indexeddb (${label})`, () => {
-    const dbName = freshDbName(`conformance-${label}`);
-    return { open: () => createIndexedDbStore({ dbName }), writes: writesTo(dbName) };
-  });
+  storeConformance(
+    `indexeddb (${label})`,
+    () => {
+      const dbName = freshDbName(`conformance-${label}`);
+      return { open: () => createIndexedDbStore({ dbName }), writes: writesTo(dbName) };
+    },
+    { coldIsolates: label !== 'chromium' },
+  );
   expiryConformance(`indexeddb (${label})`, () => {
     const dbName = freshDbName(`expiry-${label}`);
     return { open: (ttlSeconds, now) => createIndexedDbStore({ dbName, ttlSeconds, now }) };

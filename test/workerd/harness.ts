@@ -1,5 +1,5 @@
 // Conformance harnesses for the Cloudflare stores, over real workerd bindings (see wrangler.jsonc).
-import { env, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import type { DiscoveredStore, SharedSpace } from 'tool-search-layer';
 import { createKvStore } from 'tool-search-layer/cloudflare-kv';
 import { createDurableObjectStore, type DurableObjectStoreOptions } from 'tool-search-layer/durable-object';
@@ -73,10 +73,6 @@ export function expiringKvHarness(): ExpiringHarness {
   };
 }
 
-export function objectOf(host: Host): DurableObjectStub {
-  return bindings[host].get(bindings[host].idFromName(crypto.randomUUID()));
-}
-
 /** The object's storage with its writes counted (native methods keep their own receiver). */
 function counted(storage: DurableObjectStorage, count: () => void): DurableObjectStorage {
   const wrap = <T extends object>(target: T, writers: string[]): T =>
@@ -112,25 +108,45 @@ const sharedOf = (store: DiscoveredStore): SharedSpace => {
 
 /** Each call runs as its own request to one object, with a fresh store over the object's storage. */
 export function durableObjectHarness(host: Host): StoreHarness {
-  const stub = objectOf(host);
   let writes = 0;
-  const over = storesIn(stub, () => writes++);
+  const over = storesIn(host, () => writes++);
   return { open: () => over({}), writes: () => writes };
 }
 
 /** As durableObjectHarness, with stores that expire sessions on a given clock. */
 export function expiringDurableObjectHarness(host: Host): ExpiringHarness {
-  const over = storesIn(objectOf(host), () => {});
+  const over = storesIn(host, () => {});
   return { open: (ttlSeconds, now) => over({ ttlSeconds, now }) };
 }
 
 /** Stores whose every call runs as its own request to the object, with the given options and writes counted. */
-function storesIn(stub: DurableObjectStub, count: () => void) {
+function storesIn(host: Host, count: () => void) {
+  const id = bindings[host].idFromName(crypto.randomUUID());
+  let stub = bindings[host].get(id);
+  // The same object through a new stub from the current copy of the bindings: a restarted object refuses the old.
+  const renew = async () => {
+    const test = await import('cloudflare:test');
+    return (test.env as unknown as Record<Host, DurableObjectNamespace>)[host].get(id);
+  };
   return (options: Partial<DurableObjectStoreOptions>): DiscoveredStore => {
-    const inObject = <T>(body: (store: DiscoveredStore) => Promise<T>) =>
-      runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) =>
+    const run = async <T>(body: (store: DiscoveredStore) => Promise<T>) => {
+      // The current copy of cloudflare:test: a test that reloads the modules (a cold isolate) gets a new one.
+      const test = await import('cloudflare:test');
+      return test.runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) =>
         body(createDurableObjectStore({ ...options, storage: counted(state.storage, count) })),
       );
+    };
+    // Reloading the modules restarts the object, as a deployment does: its first call after that is refused with
+    // "retry", and its storage is all still there.
+    const inObject = async <T>(body: (store: DiscoveredStore) => Promise<T>): Promise<T> => {
+      try {
+        return await run(body);
+      } catch (error) {
+        if (!String(error).includes('invalidating this Durable Object')) throw error;
+        stub = await renew();
+        return run(body);
+      }
+    };
     return {
       name: 'durable-object',
       get: (id) => inObject((store) => store.get(id)),

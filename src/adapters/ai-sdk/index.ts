@@ -2,6 +2,8 @@
 
 export type { ToolCallDisplay } from '../display.ts';
 export { displayToolCall } from '../display.ts';
+export type { EmbedWithOptions } from './embed-with.ts';
+export { embedWith } from './embed-with.ts';
 export { toLayerMessages } from './messages.ts';
 export type { AiSdkExposure, LayerTools, ToolSearchSettings, WithToolSearchOptions } from './options.ts';
 export type { RankWithOptions, ToolSearchRanker } from './rank-with.ts';

@@ -1,0 +1,150 @@
+// Tool vectors in the store's shared space, so that a cold isolate reads a catalogue's vectors back instead of
+// embedding it again. Per model, a head `vectors:<model>` names the dimensions and the bucket count; a tool's vector
+// lives in the bucket `vectors:<model>:<buckets>:<i>` that a hash of its content key picks, so a changed tool only
+// misses its own vector, and a cold start costs two store round trips (the head, then its buckets in parallel).
+import { guardShared, type SharedGuardOptions } from '../core/shared-guard.ts';
+import type { DiscoveredStore } from '../core/store-guard.ts';
+import { decodeVector, encodedLength, encodeVector } from './vector-codec.ts';
+
+/** The vectors of one model in a store's shared space. */
+export interface VectorStore {
+  /** The stored vectors of the content keys found; a failing store finds none (warned once). */
+  read(keys: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Adds vectors; waits until the store has them (or failed, warned once). */
+  write(vectors: ReadonlyMap<string, Float32Array>): Promise<void>;
+}
+
+const VERSION = 1;
+/** Characters a bucket holds at most: the shared space takes 100 KB of JSON, and KV adds its write marks. */
+const MAX_CHARS = 90_000;
+/** A new head sizes its buckets half full, so the catalogue can grow before a bucket drops its oldest vectors. */
+const FILL = 0.5;
+/** Characters a stored entry takes beyond its vector: its content key, quotes, colon and comma. */
+const ENTRY_OVERHEAD = 24;
+
+interface Head {
+  readonly v: number;
+  /** Dimensions of the model's vectors. */
+  readonly d: number;
+  /** Buckets, a power of two. */
+  readonly b: number;
+}
+
+interface Bucket {
+  readonly v: number;
+  readonly d: number;
+  /** Content key to encoded vector, oldest first. */
+  readonly e: Record<string, string>;
+}
+
+const readHead = (value: unknown): Head | undefined => {
+  const head = value as Head | undefined;
+  return head?.v === VERSION && Number.isInteger(head.d) && head.d > 0 && Number.isInteger(head.b) && head.b > 0
+    ? head
+    : undefined;
+};
+
+const readBucket = (value: unknown, d: number): Bucket | undefined => {
+  const bucket = value as Bucket | undefined;
+  return bucket?.v === VERSION && bucket.d === d && typeof bucket.e === 'object' && bucket.e !== null
+    ? bucket
+    : undefined;
+};
+
+/** The bucket of a content key: FNV-1a over its characters, masked to the (power of two) bucket count. */
+function bucketOf(key: string, buckets: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) & (buckets - 1);
+}
+
+/** Buckets for `count` vectors of `d` dimensions at FILL of MAX_CHARS each. */
+function bucketsFor(count: number, d: number): number {
+  const wanted = Math.ceil((count * (encodedLength(d) + ENTRY_OVERHEAD)) / (MAX_CHARS * FILL));
+  return 2 ** Math.ceil(Math.log2(Math.max(1, wanted)));
+}
+
+/** Adds `entries` to a bucket, dropping its oldest other vectors past MAX_CHARS; the bucket itself when nothing is new. */
+function addTo(current: unknown, d: number, entries: readonly (readonly [string, string])[]): unknown {
+  const bucket = readBucket(current, d);
+  if (bucket && entries.every(([key, text]) => bucket.e[key] === text)) return current;
+  const e: Record<string, string> = { ...bucket?.e };
+  for (const [key, text] of entries) {
+    delete e[key];
+    e[key] = text;
+  }
+  const fresh = new Set(entries.map(([key]) => key));
+  let chars = 0;
+  for (const key in e) chars += key.length + (e[key] as string).length + 6;
+  for (const key in e) {
+    if (chars <= MAX_CHARS) break;
+    if (fresh.has(key)) continue;
+    chars -= key.length + (e[key] as string).length + 6;
+    delete e[key];
+  }
+  return { v: VERSION, d, e } satisfies Bucket;
+}
+
+/** The vectors of `model` in a store's shared space, through the layer's store guard. */
+export function vectorStore(
+  store: DiscoveredStore,
+  guard: SharedGuardOptions,
+  model: string,
+  warn: (message: string) => void,
+): VectorStore {
+  const shared = guardShared(store, guard);
+  const headKey = `vectors:${model}`;
+  const bucketKey = (head: Head, i: number) => `vectors:${model}:${head.b}:${i}`;
+  let known: Head | undefined;
+
+  return {
+    async read(keys) {
+      const found = new Map<string, Float32Array>();
+      known ??= readHead(await shared.get(headKey, warn));
+      const head = known;
+      if (!head || keys.length === 0) return found;
+      const byBucket = new Map<number, string[]>();
+      for (const key of keys) {
+        const i = bucketOf(key, head.b);
+        const list = byBucket.get(i);
+        if (list) list.push(key);
+        else byBucket.set(i, [key]);
+      }
+      await Promise.all(
+        [...byBucket].map(async ([i, wanted]) => {
+          const bucket = readBucket(await shared.get(bucketKey(head, i), warn), head.d);
+          if (!bucket) return;
+          for (const key of wanted) {
+            const vector = Object.hasOwn(bucket.e, key) ? decodeVector(bucket.e[key], head.d) : undefined;
+            if (vector) found.set(key, vector);
+          }
+        }),
+      );
+      return found;
+    },
+
+    async write(vectors) {
+      const d = [...vectors.values()].find((v) => v.length > 0)?.length;
+      if (d === undefined) return;
+      if (known?.d !== d) {
+        const made: Head = { v: VERSION, d, b: bucketsFor(vectors.size, d) };
+        // Another isolate's head for the same dimensions wins: both then fill the same buckets.
+        const stored = await shared.update(headKey, (current) => (readHead(current)?.d === d ? current : made), warn);
+        known = readHead(stored) ?? made;
+      }
+      const head = known;
+      const byBucket = new Map<number, [string, string][]>();
+      for (const [key, vector] of vectors) {
+        if (vector.length !== 0 && vector.length !== d) continue;
+        const i = bucketOf(key, head.b);
+        const entry: [string, string] = [key, encodeVector(vector)];
+        const list = byBucket.get(i);
+        if (list) list.push(entry);
+        else byBucket.set(i, [entry]);
+      }
+      await Promise.all(
+        [...byBucket].map(([i, entries]) => shared.update(bucketKey(head, i), (c) => addTo(c, head.d, entries), warn)),
+      );
+    },
+  };
+}
