@@ -12,6 +12,9 @@ const tools = ['get_forecast', 'send_mail', 'read_inbox', 'list_files', 'create_
   (name) => ({ name, description: name.replace('_', ' ') }),
 );
 
+// The runtime's own binding type fits (checked by tsc -p test/workerd): `Ai` of @cloudflare/workers-types.
+export const fromEnv = (environment: { AI: Ai }) => workersAiEmbed(environment.AI, '@cf/baai/bge-small-en-v1.5');
+
 describe('workersAiEmbed (a Workers AI binding)', () => {
   it('embeds through env.AI.run(model, { text }) and names the vectors by the model', async () => {
     await ai.calls();
