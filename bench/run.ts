@@ -1,5 +1,5 @@
 // `npm run bench`: quality, speed, tokens and size in one process; prints the tables and writes
-// bench/results/latest.{json,md}. Flags: --quick (small samples), --only=quality,learn,speed,tokens,size,cost.
+// bench/results/latest.{json,md}. Flags: --quick (small samples), --only=quality,learn,semantic,speed,tokens,size,cost.
 // A quick or partial run writes bench/results/run.tmp.json instead, so the published figures stay whole.
 // --embedder ./module.ts (exporting `embed`) adds the ranker hook's comparison (bench/semantic.ts), printed only.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { rankingSummary, updateReadme } from './readme.ts';
 import { type BenchResults, tables } from './report.ts';
 import { interleave } from './sample.ts';
 import { loadEmbedder, measureSemantic, type SemanticRow, semanticTable } from './semantic.ts';
+import { semanticSection } from './semantic-section.ts';
 import { measureSize } from './size.ts';
 import { measureSpeed, type SpeedCatalogue } from './speed.ts';
 import { measurePrepare, measureReuse } from './speed-layer.ts';
@@ -24,7 +25,7 @@ import { discoveryQueries, measureSearchTool, measureTokens } from './tokens.ts'
 import { readTuning } from './tune-report.ts';
 import { measureVectorsColdStart } from './vectors-cold-start.ts';
 
-const sections = ['quality', 'learn', 'speed', 'tokens', 'size', 'cost'] as const;
+const sections = ['quality', 'learn', 'semantic', 'speed', 'tokens', 'size', 'cost'] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args
@@ -94,6 +95,12 @@ if (selected.includes('learn')) {
   learning = await learnSection(quick);
 }
 
+let semanticTables: Awaited<ReturnType<typeof semanticSection>> = [];
+if (selected.includes('semantic')) {
+  log('the semantic hook at its defaults (GloVe + SIF and the oracle)...');
+  semanticTables = await semanticSection(labelledSets.map(set), quick);
+}
+
 let semantic: SemanticRow[] | undefined;
 let vectorsColdStart: Table | undefined;
 if (embedderPath) {
@@ -157,6 +164,7 @@ results.seconds = (performance.now() - started) / 1000;
 const rendered = [
   ...tables(results),
   ...learning,
+  ...semanticTables,
   ...(results.bridge ? [bridgeTable(results.bridge)] : []),
   ...(vectorsColdStart ? [vectorsColdStart] : []),
   ...(cost

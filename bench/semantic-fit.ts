@@ -4,7 +4,7 @@
 // Objective on the training sets: the oracle's mean gain, less twice every point by which GloVe falls more than 0.5
 // behind the hook off on a set. Usage: npx tsx bench/semantic-fit.ts [--queries N] [--sets a,b, then --merge]; writes
 // bench/results/semantic-fit.json, which `npm run bench` prints.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Tool } from '../src/core/types.ts';
@@ -30,7 +30,7 @@ export interface FitResult {
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => args[args.indexOf(name) + 1];
-const queriesPerSet = args.includes('--queries') ? Number(option('--queries')) : 400;
+const queriesPerSet = args.includes('--queries') ? Number(option('--queries')) : 300;
 const sets = args.includes('--sets') ? (option('--sets') as string).split(',') : labelledSets;
 
 const configs: Config[] = [];
@@ -45,12 +45,14 @@ const embedders = {
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 // Two processes, each with --sets, use both cores; --merge then fits on their rows.
 const merge = args.includes('--merge');
-const rows: FitResult['sets'] = merge
-  ? readdirSync(resultsDir)
-      .filter((f) => f.startsWith('semantic-fit.part-'))
-      .flatMap((f) => JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as FitResult['sets'])
-      .sort((a, b) => labelledSets.indexOf(a.name) - labelledSets.indexOf(b.name))
-  : [];
+const partFiles = merge ? readdirSync(resultsDir).filter((f) => f.startsWith('semantic-fit.part-')) : [];
+const parts = partFiles.map(
+  (f) => JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as Pick<FitResult, 'queries' | 'sets'>,
+);
+const queryCount = parts[0]?.queries ?? queriesPerSet;
+const rows: FitResult['sets'] = parts
+  .flatMap((p) => p.sets)
+  .sort((a, b) => labelledSets.indexOf(a.name) - labelledSets.indexOf(b.name));
 for (const name of merge ? [] : sets) {
   const set = loadSet(name);
   const tools = set.tools as unknown as Tool[];
@@ -79,7 +81,8 @@ for (const name of merge ? [] : sets) {
 }
 
 if (!merge && args.includes('--sets')) {
-  writeFileSync(join(resultsDir, `semantic-fit.part-${sets[0]}.json`), JSON.stringify(rows));
+  const part = { queries: queriesPerSet, sets: rows };
+  writeFileSync(join(resultsDir, `semantic-fit.part-${sets[0]}.json`), JSON.stringify(part));
   process.exit(0);
 }
 
@@ -113,8 +116,9 @@ const folds = rows.map((held) => {
   };
 });
 const shipped = configs[bestConfig(rows)] as Config;
-const result: FitResult = { queries: queriesPerSet, configs, sets: rows, folds, shipped };
+const result: FitResult = { queries: queryCount, configs, sets: rows, folds, shipped };
 writeFileSync(join(resultsDir, 'semantic-fit.json'), `${JSON.stringify(result, null, 1)}\n`);
+for (const f of partFiles) rmSync(join(resultsDir, f));
 for (const f of folds) {
   console.log(
     `${f.heldOut.padEnd(17)} fit on the others: weight ${f.config.weight}, zMove ${f.config.zMove}, zAdd ${f.config.zAdd}; held out: GloVe ${f.glove.toFixed(1)}, oracle ${f.oracle >= 0 ? '+' : ''}${f.oracle.toFixed(1)} points`,

@@ -8,7 +8,7 @@ import { labelledSets, loadSet } from './data.ts';
 import { score } from './metrics.ts';
 import { sampleEvenly } from './sample.ts';
 import { loadEmbedder } from './semantic.ts';
-import { median } from './stats.ts';
+import { measureFusedSpeed } from './semantic-speed.ts';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--sample');
@@ -54,30 +54,8 @@ for (const path of embedders) {
     console.log(
       `${path}: worst ${pct(Math.min(...deltas))}, mean ${pct(deltas.reduce((a, b) => a + b, 0) / deltas.length)}`,
     );
-  const seal = loadSet('seal-tools');
-  const tools = seal.tools as unknown as Tool[];
-  const queries = sampleEvenly(seal.queries, 300).map((q) => q.query);
-  // Keyword and fused rounds interleaved, each the median of its 300 queries, so that a loaded machine slows both
-  // alike; the ratio is the median of the rounds' ratios.
-  const round = async (layer: typeof plain) => {
-    const times: number[] = [];
-    for (const query of queries) {
-      const t0 = performance.now();
-      await layer.search({ sessionId: 't', tools }, { query, limit: 5 });
-      times.push(performance.now() - t0);
-    }
-    return median(times);
-  };
-  for (const layer of [plain, fused]) await round(layer);
-  const lexical: number[] = [];
-  const hooked: number[] = [];
-  const ratios: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    lexical.push(await round(plain));
-    hooked.push(await round(fused));
-    ratios.push((hooked[r] as number) / (lexical[r] as number));
-  }
+  const speed = await measureFusedSpeed(createToolSearch, semantic, rounds);
   console.log(
-    `${path}: query p50 at 4,076 tools ${median(lexical).toFixed(3)} ms keywords only, ${median(hooked).toFixed(3)} ms fused (${median(ratios).toFixed(2)}×, median of ${rounds} interleaved rounds)`,
+    `${path}: query p50 at 4,076 tools ${speed.keywordMs.toFixed(3)} ms keywords only, ${speed.fusedMs.toFixed(3)} ms fused (${speed.ratio.toFixed(2)}×, median of ${rounds} interleaved rounds)`,
   );
 }

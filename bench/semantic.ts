@@ -114,7 +114,7 @@ export function semanticTable(rows: readonly SemanticRow[], embedderPath: string
       r.seconds.toFixed(1),
     ]),
     notes: [
-      `embedder: ${embedderPath}; fused by weighted reciprocal rank (k = 60), semantic weight and floor as the module sets them (defaults 0.5 and 0.5)`,
+      `embedder: ${embedderPath}; a tool lifted from 4.5 deviations over the query's mean similarity, joining from 5; weight and floor as the module sets them (defaults 2 and 0.5)`,
       ...rows
         .filter((r) => r.fallbacks > 0)
         .map((r) => `${r.set}: ${r.fallbacks} searches fell back to the built-in ranking`),

@@ -63,11 +63,14 @@ export function fuseRankings(
   take: number,
 ): RankResult {
   const { cosine, mean, deviation } = sims;
-  const extra = additions.filter((id) => !members[id]);
-  const found = lexical.found + extra.length;
+  const headLength = Math.min(FUSION_DEPTH, lexical.ids.length);
+  // A keyword match past the built-in top 50 may be lifted like an addition, but is counted in `found` already.
+  const inHead = new Set(lexical.ids.slice(0, headLength));
+  const extra = additions.filter((id) => !inHead.has(id));
+  let found = lexical.found;
+  for (const id of extra) if (!members[id]) found++;
   const { keywords } = lexical;
   const bySimilarity = (a: number, b: number): number => (cosine[b] as number) - (cosine[a] as number) || a - b;
-  const headLength = Math.min(FUSION_DEPTH, lexical.ids.length);
   const n = headLength + extra.length;
   const pool = new Int32Array(n);
   const score = new Float64Array(n);
@@ -83,8 +86,24 @@ export function fuseRankings(
   const order = Array.from(pool.keys()).sort(
     (a, b) => (score[b] as number) - (score[a] as number) || bySimilarity(pool[a] as number, pool[b] as number),
   );
+  // Unlifted additions follow the whole built-in ranking (those it holds keep their place in it), so paging is stable.
   const ids: number[] = [];
-  for (let i = 0; i < order.length && ids.length < take; i++) ids.push(pool[order[i] as number] as number);
-  for (let i = headLength; i < lexical.ids.length && ids.length < take; i++) ids.push(lexical.ids[i] as number);
+  const placed = new Set<number>();
+  const late: number[] = [];
+  for (const i of order) {
+    const id = pool[i] as number;
+    if (i >= headLength && !(score[i] as number)) {
+      if (!members[id]) late.push(id);
+      continue;
+    }
+    ids.push(id);
+    placed.add(id);
+  }
+  for (let i = headLength; i < lexical.ids.length; i++) {
+    const id = lexical.ids[i] as number;
+    if (!placed.has(id)) ids.push(id);
+  }
+  ids.push(...late);
+  ids.length = Math.min(ids.length, take);
   return { found, ids, keywords };
 }

@@ -21,6 +21,8 @@ interface Vectors {
   quantized: QuantizedRows | undefined;
   /** True once every kept position's vector is known: a search then needs no list of its visible tools. */
   complete: boolean;
+  /** The cosines of the last query, reused (a search's similarities, floor and fusion run without a pause). */
+  cosine: Float64Array;
 }
 
 // Per catalogue array and model: a search over a known array hashes and looks up nothing.
@@ -47,6 +49,7 @@ export async function catalogueVectors(
       sparse: undefined,
       quantized: undefined,
       complete: false,
+      cosine: new Float64Array(0),
     };
     models.set(key, entry);
   }
@@ -129,7 +132,8 @@ export function sampledSimilarities(
     const every = Math.max(1, Math.ceil(ids.length / SAMPLE));
     sample = ids.filter((_, i) => i % every === 0);
   }
-  const cosine = new Float64Array(n).fill(Number.NaN);
+  if (entry.cosine.length !== n) entry.cosine = new Float64Array(n);
+  const cosine = entry.cosine.fill(Number.NaN);
   let sum = 0;
   let squares = 0;
   let count = 0;
@@ -167,7 +171,7 @@ export function overFloor(
   const bounds = sparse
     ? sparseBounds(sparse, query, floor)
     : quantized && floor > -1
-      ? quantizedBounds(quantized, query)
+      ? quantizedBounds(quantized, query, floor - PREFILTER_MARGIN)
       : undefined;
   const out: number[] = [];
   for (let id = 0; id < has.length; id++) {

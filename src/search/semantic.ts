@@ -52,15 +52,11 @@ export function createSemanticRanker(
         // The floor is searched only where the model earned trust (or the keywords found nothing): on noise, the
         // whole catalogue would pass some floor, and the pass over every vector would cost five keyword searches.
         const sure = confidence(sims, lexical.ids);
+        const floor = additionFloor(sims, options.minSimilarity, lexical.ids.length);
+        // A floor over 1 (the query's mean plus five deviations passes it) admits no unit vector: no pass is made.
         const floorTools =
-          sure > 0 || lexical.ids.length === 0
-            ? overFloor(
-                vectors,
-                q,
-                visible,
-                sims.cosine,
-                additionFloor(sims, options.minSimilarity, lexical.ids.length),
-              )
+          (sure > 0 || lexical.ids.length === 0) && floor <= 1
+            ? overFloor(vectors, q, visible, sims.cosine, floor)
             : [];
         return fuseRankings(lexical, members, floorTools, sims, options.weight * sure, take);
       } catch (error) {
@@ -83,5 +79,5 @@ export function createSemanticRanker(
  */
 function additionFloor(sims: Similarities, minSimilarity: number, matched: number): number {
   if (matched === 0) return minSimilarity;
-  return Math.min(1, Math.max(minSimilarity, sims.mean + FUSION_PARAMS.zAdd * sims.deviation));
+  return Math.max(minSimilarity, sims.mean + FUSION_PARAMS.zAdd * sims.deviation);
 }

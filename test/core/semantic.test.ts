@@ -500,7 +500,7 @@ describe('the first pass of the floor search over a sparse model', () => {
     const has = new Uint8Array(dense.length).fill(1);
     has[7] = 0;
     expect(sparseColumns(matrix, has, d)).toBeUndefined();
-    const bounds = quantizedBounds(quantizedRows(matrix, has, d), q);
+    const bounds = quantizedBounds(quantizedRows(matrix, has, d), q, 0.5 - PREFILTER_MARGIN);
     const wrong: string[] = [];
     let kept = 0;
     let over = 0;
@@ -515,12 +515,26 @@ describe('the first pass of the floor search over a sparse model', () => {
     expect(wrong).toEqual([]);
     expect(over).toBe(6);
     expect(kept).toBeLessThan(30);
+    // At a floor of 0.9 the first half of the dimensions and the norms of the other halves settle every row, and
+    // each bound is still over its cosine.
+    const early = quantizedBounds(quantizedRows(matrix, has, d), q, 0.9 - PREFILTER_MARGIN);
+    let settled = 0;
+    for (let id = 0; id < dense.length; id++) {
+      if (!has[id]) continue;
+      let cosine = 0;
+      for (let j = 0; j < d; j++) cosine += (matrix[id * d + j] as number) * (q[j] as number);
+      if ((early[id] as number) < cosine - 1e-12) wrong.push(`row ${id}: bound ${early[id]} under cosine ${cosine}`);
+      if ((early[id] as number) < 0.9 - PREFILTER_MARGIN) settled++;
+    }
+    expect(wrong).toEqual([]);
+    expect(settled).toBe(1000);
   });
 
   it('finds through the public API exactly the tools over the floor, near misses out, outside enabled groups never', async () => {
     // 20 keyword matches the model agrees with (cosine 0.9), 6 tools without a keyword at 0.7 + 1e-3, 30 at 0.7 - 1e-3,
-    // the rest orthogonal (the floor of 0.7 is over the query's mean + 5 deviations, 0.66, so the option sets it): the sparse first pass runs (two non-zero components of 128) on 2,000 tools, and the 8-bit
-    // one where the same vectors are made dense (an orthogonal turn keeps every cosine).
+    // the rest orthogonal (the floor of 0.7 is over the query's mean + 5 deviations, 0.66, so the option sets it): the
+    // sparse first pass runs (two non-zero components of 128) on 2,000 tools, and the 8-bit one where the same
+    // vectors are made dense (an orthogonal turn keeps every cosine).
     const tools: Tool[] = Array.from({ length: 2000 }, (_, i) => ({
       name: `tool_${i}`,
       description: i < 20 ? `apple gadget ${i}` : `widget ${i}`,
