@@ -13,10 +13,11 @@ const tools = ['get_forecast', 'send_mail', 'read_inbox', 'list_files', 'create_
 );
 
 // The runtime's own binding type fits (checked by tsc -p test/workerd): `Ai` of @cloudflare/workers-types.
-export const fromEnv = (environment: { AI: Ai }) => workersAiEmbed(environment.AI, '@cf/baai/bge-small-en-v1.5');
+const fromEnv = (environment: { AI: Ai }) => workersAiEmbed(environment.AI, '@cf/baai/bge-small-en-v1.5');
 
 describe('workersAiEmbed (a Workers AI binding)', () => {
   it('embeds through env.AI.run(model, { text }) and names the vectors by the model', async () => {
+    expect(fromEnv({ AI: ai as unknown as Ai }).model).toBe('@cf/baai/bge-small-en-v1.5');
     await ai.calls();
     const semantic = workersAiEmbed(ai, '@cf/baai/bge-small-en-v1.5');
     expect(semantic.model).toBe('@cf/baai/bge-small-en-v1.5');
