@@ -3,6 +3,7 @@
 // fresh backend data. Everything goes through the public API: the store's methods and createToolSearch.
 import { createToolSearch, type DiscoveredStore, type Logger, type Tool } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
+import { storeTools } from './catalogue.ts';
 import { learnConformance } from './learn-conformance.ts';
 import { sharedConformance } from './shared-conformance.ts';
 import { vectorConformance } from './vector-conformance.ts';
@@ -17,16 +18,7 @@ export interface StoreHarness {
   writes?(): number;
 }
 
-const tools: readonly Tool[] = [
-  'send_email',
-  'read_inbox',
-  'get_weather',
-  'get_forecast',
-  'create_event',
-  'list_events',
-  'translate_text',
-  'convert_currency',
-].map((name) => ({ name, description: name.replace('_', ' '), parameters: { type: 'object', properties: {} } }));
+const tools = storeTools;
 
 const hostileIds = ['../x', 'a:b', '', 'x'.repeat(10_240), '__proto__', '\0', 'tsl:', 'tsl:epoch', 'constructor'];
 

@@ -1,7 +1,8 @@
 // Expiry, for every store with a `ttlSeconds` option: a session not written for that long is gone, a session
 // written since stays, reads do not extend a session, and the shared space never expires. A fake clock drives it.
-import { createToolSearch, type DiscoveredStore, type Tool } from 'tool-search-layer';
+import { createToolSearch, type DiscoveredStore } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
+import { storeTools } from './catalogue.ts';
 
 /** Opens stores over one backend's data that expire sessions `ttlSeconds` after their last write on `now`. */
 export interface ExpiringHarness {
@@ -10,17 +11,7 @@ export interface ExpiringHarness {
   settle?(): Promise<void>;
 }
 
-// Eight tools, as in the store conformance suite: a smaller catalogue is sent whole and discovers nothing.
-const tools: readonly Tool[] = [
-  'send_email',
-  'read_inbox',
-  'get_weather',
-  'get_forecast',
-  'create_event',
-  'list_events',
-  'translate_text',
-  'convert_currency',
-].map((name) => ({ name, description: name.replace('_', ' '), parameters: { type: 'object', properties: {} } }));
+const tools = storeTools;
 
 const TTL = 3600;
 
