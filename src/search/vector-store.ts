@@ -2,6 +2,8 @@
 // embedding it again. Per model, a head `vectors:<model>` names the dimensions and the bucket count; a tool's vector
 // lives in the bucket `vectors:<model>:<buckets>:<i>` that a hash of its content key picks, so a changed tool only
 // misses its own vector, and a cold start costs two store round trips (the head, then its buckets in parallel).
+// A catalogue that outgrows its buckets doubles them (or more): the head keeps the previous count, so vectors are
+// read from the old layout once and moved to the new one instead of being embedded again.
 import { guardShared, type SharedGuardOptions } from '../core/shared-guard.ts';
 import type { DiscoveredStore } from '../core/store-guard.ts';
 import { decodeVector, encodedLength, encodeVector } from './vector-codec.ts';
@@ -28,6 +30,8 @@ interface Head {
   readonly d: number;
   /** Buckets, a power of two. */
   readonly b: number;
+  /** The bucket count before the last growth, whose buckets may still hold vectors not yet moved. */
+  readonly p?: number;
 }
 
 interface Bucket {
@@ -64,8 +68,13 @@ function bucketsFor(count: number, d: number): number {
   return 2 ** Math.ceil(Math.log2(Math.max(1, wanted)));
 }
 
-/** Adds `entries` to a bucket, dropping its oldest other vectors past MAX_CHARS; the bucket itself when nothing is new. */
-function addTo(current: unknown, d: number, entries: readonly (readonly [string, string])[]): unknown {
+/** Adds `entries` to a bucket, dropping its oldest other vectors past MAX_CHARS (counted in `dropped`); the bucket itself when nothing is new. */
+function addTo(
+  current: unknown,
+  d: number,
+  entries: readonly (readonly [string, string])[],
+  dropped: { count: number },
+): unknown {
   const bucket = readBucket(current, d);
   if (bucket && entries.every(([key, text]) => bucket.e[key] === text)) return current;
   const e: Record<string, string> = { ...bucket?.e };
@@ -81,6 +90,7 @@ function addTo(current: unknown, d: number, entries: readonly (readonly [string,
     if (fresh.has(key)) continue;
     chars -= key.length + (e[key] as string).length + 6;
     delete e[key];
+    dropped.count++;
   }
   return { v: VERSION, d, e } satisfies Bucket;
 }
@@ -94,8 +104,60 @@ export function vectorStore(
 ): VectorStore {
   const shared = guardShared(store, guard);
   const headKey = `vectors:${model}`;
-  const bucketKey = (head: Head, i: number) => `vectors:${model}:${head.b}:${i}`;
+  const bucketKey = (buckets: number, i: number) => `vectors:${model}:${buckets}:${i}`;
   let known: Head | undefined;
+
+  /** Reads `keys` from the layout of `buckets` buckets into `found`. */
+  async function readLayout(head: Head, buckets: number, keys: readonly string[], found: Map<string, Float32Array>) {
+    const byBucket = new Map<number, string[]>();
+    for (const key of keys) {
+      const i = bucketOf(key, buckets);
+      const list = byBucket.get(i);
+      if (list) list.push(key);
+      else byBucket.set(i, [key]);
+    }
+    await Promise.all(
+      [...byBucket].map(async ([i, wanted]) => {
+        const bucket = readBucket(await shared.get(bucketKey(buckets, i), warn), head.d);
+        if (!bucket) return;
+        for (const key of wanted) {
+          const vector = Object.hasOwn(bucket.e, key) ? decodeVector(bucket.e[key], head.d) : undefined;
+          if (vector) found.set(key, vector);
+        }
+      }),
+    );
+  }
+
+  /** Adds vectors to the buckets of `head`; grows the head when a bucket had to drop vectors to fit. */
+  async function add(head: Head, vectors: ReadonlyMap<string, Float32Array>): Promise<void> {
+    const byBucket = new Map<number, [string, string][]>();
+    for (const [key, vector] of vectors) {
+      if (vector.length !== 0 && vector.length !== head.d) continue;
+      const i = bucketOf(key, head.b);
+      const entry: [string, string] = [key, encodeVector(vector)];
+      const list = byBucket.get(i);
+      if (list) list.push(entry);
+      else byBucket.set(i, [entry]);
+    }
+    const dropped = { count: 0 };
+    await Promise.all(
+      [...byBucket].map(([i, entries]) =>
+        shared.update(bucketKey(head.b, i), (c) => addTo(c, head.d, entries, dropped), warn),
+      ),
+    );
+    if (dropped.count === 0) return;
+    // Full buckets: the next cold start would embed what they dropped, every time. Twice the buckets, from now on.
+    const grown: Head = { v: VERSION, d: head.d, b: head.b * 2, p: head.b };
+    const stored = await shared.update(
+      headKey,
+      (current) => {
+        const now = readHead(current);
+        return now && now.d === head.d && now.b > head.b ? current : grown;
+      },
+      warn,
+    );
+    known = readHead(stored) ?? grown;
+  }
 
   return {
     async read(keys) {
@@ -103,48 +165,41 @@ export function vectorStore(
       known ??= readHead(await shared.get(headKey, warn));
       const head = known;
       if (!head || keys.length === 0) return found;
-      const byBucket = new Map<number, string[]>();
-      for (const key of keys) {
-        const i = bucketOf(key, head.b);
-        const list = byBucket.get(i);
-        if (list) list.push(key);
-        else byBucket.set(i, [key]);
-      }
-      await Promise.all(
-        [...byBucket].map(async ([i, wanted]) => {
-          const bucket = readBucket(await shared.get(bucketKey(head, i), warn), head.d);
-          if (!bucket) return;
-          for (const key of wanted) {
-            const vector = Object.hasOwn(bucket.e, key) ? decodeVector(bucket.e[key], head.d) : undefined;
-            if (vector) found.set(key, vector);
-          }
-        }),
+      await readLayout(head, head.b, keys, found);
+      if (head.p === undefined || found.size === keys.length) return found;
+      // Vectors written before the buckets grew: read once from the old layout and moved to the new one.
+      const moved = new Map<string, Float32Array>();
+      await readLayout(
+        head,
+        head.p,
+        keys.filter((key) => !found.has(key)),
+        moved,
       );
+      if (moved.size === 0) return found;
+      await add(head, moved);
+      for (const [key, vector] of moved) found.set(key, vector);
       return found;
     },
 
     async write(vectors) {
       const d = [...vectors.values()].find((v) => v.length > 0)?.length;
       if (d === undefined) return;
-      if (known?.d !== d) {
-        const made: Head = { v: VERSION, d, b: bucketsFor(vectors.size, d) };
-        // Another isolate's head for the same dimensions wins: both then fill the same buckets.
-        const stored = await shared.update(headKey, (current) => (readHead(current)?.d === d ? current : made), warn);
-        known = readHead(stored) ?? made;
+      if (known?.d !== d || bucketsFor(vectors.size, d) > known.b * 2) {
+        // A first write sizes the buckets half full; a write too large for the buckets it finds sizes new ones.
+        const b = bucketsFor(vectors.size, d);
+        // Another isolate's head for the same dimensions and enough buckets wins: both then fill the same buckets.
+        const stored = await shared.update(
+          headKey,
+          (current) => {
+            const now = readHead(current);
+            if (now?.d === d && now.b >= b) return current;
+            return { v: VERSION, d, b, ...(now?.d === d ? { p: now.b } : {}) } satisfies Head;
+          },
+          warn,
+        );
+        known = readHead(stored) ?? { v: VERSION, d, b };
       }
-      const head = known;
-      const byBucket = new Map<number, [string, string][]>();
-      for (const [key, vector] of vectors) {
-        if (vector.length !== 0 && vector.length !== d) continue;
-        const i = bucketOf(key, head.b);
-        const entry: [string, string] = [key, encodeVector(vector)];
-        const list = byBucket.get(i);
-        if (list) list.push(entry);
-        else byBucket.set(i, [entry]);
-      }
-      await Promise.all(
-        [...byBucket].map(([i, entries]) => shared.update(bucketKey(head, i), (c) => addTo(c, head.d, entries), warn)),
-      );
+      await add(known, vectors);
     },
   };
 }

@@ -68,4 +68,56 @@ export function vectorConformance(make: () => StoreHarness | Promise<StoreHarnes
     const other = await searchOnce(await coldIsolate(second), await harness.open(), tools, `${model}-other`);
     expect(other.asked.tool).toHaveLength(tools.length);
   });
+
+  // A catalogue far larger than the first writer sized the buckets for: more buckets, and nothing embedded twice.
+  const grown = (count: number): Tool[] => [
+    ...tools,
+    ...Array.from({ length: count }, (_, i) => ({
+      name: `task_${i}`,
+      description: `Runs task ${i} of the catalogue`,
+      parameters: { type: 'object', properties: {} },
+    })),
+  ];
+
+  it('grows its buckets for a catalogue that outgrows them: a later cold isolate embeds nothing again', async () => {
+    const harness = await make();
+    const model = `model-${crypto.randomUUID()}`;
+    let library = await coldIsolate();
+    await searchOnce(library, await harness.open(), tools, model);
+    await harness.settle?.();
+
+    const large = grown(3000);
+    library = await coldIsolate(library);
+    const writer = await searchOnce(library, await harness.open(), large, model);
+    expect(writer.asked.tool).toHaveLength(3000);
+    await harness.settle?.();
+
+    const reader = await searchOnce(await coldIsolate(library), await harness.open(), large, model);
+    expect(reader.asked.tool).toEqual([]);
+    expect(reader.lines).toEqual([]);
+  });
+
+  it('moves the vectors a full bucket would drop: each tool is embedded once however the catalogue grows', async () => {
+    const harness = await make();
+    const model = `model-${crypto.randomUUID()}`;
+    let library = await coldIsolate();
+    const embedded = new Set<string>();
+    let again = 0;
+    // Each step adds a thousand tools, few enough that the buckets the first writer sized are kept until they fill.
+    for (const size of [0, 1000, 2000, 2000, 2000]) {
+      library = await coldIsolate(library);
+      const step = await searchOnce(library, await harness.open(), grown(size), model);
+      for (const text of step.asked.tool) {
+        if (embedded.has(text)) again++;
+        embedded.add(text);
+      }
+      expect(step.lines).toEqual([]);
+      await harness.settle?.();
+    }
+    expect(embedded.size).toBe(tools.length + 2000);
+    // A full bucket drops vectors once, before the buckets double; they are embedded again that once, never after.
+    const last = await searchOnce(await coldIsolate(library), await harness.open(), grown(2000), model);
+    expect(last.asked.tool).toEqual([]);
+    expect(again).toBeLessThan(1000);
+  });
 }
