@@ -10,9 +10,9 @@ import { recallAt } from './metrics.ts';
 import { sampleEvenly } from './sample.ts';
 
 /** The weights the leave-one-set-out fit chooses from. */
-export const WEIGHTS: readonly number[] = [1, 2, 4, 6, 8, 12];
-/** Queries per set at most (spread evenly), so metatool's 21,047 cost no more than the others. */
-const MAX_QUERIES = Number(process.env.LEARN_MAX_QUERIES ?? 4000);
+export const WEIGHTS: readonly number[] = [4, 6, 8, 12, 16, 20, 24];
+/** Queries per set at most (spread evenly): every query by default, as the protocol splits whole sets; a lower cap makes a quick run. */
+const MAX_QUERIES = Number(process.env.LEARN_MAX_QUERIES ?? Number.POSITIVE_INFINITY);
 
 /** A seeded shuffle (mulberry32), so every run splits the same way. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {

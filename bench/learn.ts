@@ -102,8 +102,8 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
       columns: ['set', 'fed / tested', 'R@5 off', 'fed half', 'fed a quarter'],
       rows,
       notes: [
-        'Each set’s queries (at most 4,000, spread evenly) split by a fixed seed; feed sessions search and call the needed tools through prepare; the test half is searched in fresh sessions.',
-        `The weight of each held-out set is the one that did best on the other sets (grid ${WEIGHTS.join(', ')}; bench/TUNING.md). Shipped default: 8.`,
+        'Each set’s queries (all of them) split by a fixed seed; feed sessions search and call the needed tools through prepare; the test half is searched in fresh sessions.',
+        `The weight of each held-out set is the one that did best on the other sets (grid ${WEIGHTS.join(', ')}; bench/TUNING.md). Shipped default: 12, the fit on all sets at half fed.`,
       ],
     },
     {

@@ -9,10 +9,23 @@ import type { Message } from '../core/types.ts';
 import type { RankResult } from '../search/index.ts';
 import { queryTerms } from '../search/rank.ts';
 import type { ResolvedLearn } from './options.ts';
-import { learnedScores, reorder } from './score.ts';
+import { type Learned, learnedScores, reorder } from './score.ts';
 import { desiredCredit, sessionDelta } from './session.ts';
 import { readUnits } from './signal.ts';
-import { addDelta, type CreditDelta, type CreditTable, fade, readTable } from './table.ts';
+import {
+  addToShard,
+  byShard,
+  type CreditDelta,
+  fade,
+  headKey,
+  readHead,
+  readShard,
+  SHARDS,
+  type Shard,
+  shardKey,
+  shardOf,
+  TABLE_VERSION,
+} from './table.ts';
 
 type Warn = (message: string) => void;
 
@@ -51,10 +64,8 @@ export interface Learner {
 
 /** Top keyword results reordered: a learned tool further down can still rise into the page. */
 const HEAD = 50;
-/** How long a table read from the store is used before it is read again. */
+/** How long a head or shard read from the store is used before it is read again. */
 const REFRESH_MS = 5000;
-
-const keyOf = (scope: string) => `learn:${scope}`;
 /** Sessions whose last history this learner remembers having credited. */
 const SESSIONS_KEPT = 1000;
 /** Queries kept tokenized: every round re-sends the history's searches. */
@@ -77,19 +88,55 @@ export function createLearner(
   guard: { timeoutMs: number; retryMs: number },
 ): Learner {
   const shared = guardShared(store, guard);
-  const key = keyOf(options.scope);
-  let cached: { table: CreditTable; at: number } | undefined;
+  const { scope } = options;
+  // Values read or written lately, by key (the head and the shards): a search within REFRESH_MS reads none again.
+  const cache = new Map<string, { value: unknown; at: number }>();
   // What each session's history taught when last read: a round that re-sends it has nothing new to compute.
   const credited = new Map<string, string>();
   const tokenized = new Map<string, readonly string[]>();
   const termsOf = (query: string) =>
     tokenized.get(query) ?? remember(tokenized, query, queryTerms(query), QUERIES_KEPT);
 
-  async function table(warn: Warn): Promise<CreditTable> {
-    if (cached && Date.now() - cached.at < REFRESH_MS) return cached.table;
-    const value = readTable(await shared.get(key, warn));
-    cached = { table: value, at: Date.now() };
+  const keep = (key: string, value: unknown) => cache.set(key, { value, at: Date.now() });
+  async function read(key: string, warn: Warn): Promise<unknown> {
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < REFRESH_MS) return hit.value;
+    const value = await shared.get(key, warn);
+    keep(key, value);
     return value;
+  }
+
+  /** The scope's clock and the shards of `terms`, read in parallel. */
+  async function learnedFor(terms: Iterable<string>, warn: Warn): Promise<Learned> {
+    const wanted = new Set<number>();
+    for (const term of terms) wanted.add(shardOf(term));
+    const [head, ...shards] = await Promise.all([
+      read(headKey(scope), warn),
+      ...[...wanted].map(async (i) => [i, readShard(await read(shardKey(scope, i), warn))] as const),
+    ]);
+    const byIndex = new Map(shards as (readonly [number, Shard])[]);
+    const u = readHead(head).u;
+    return {
+      u,
+      entry: (term) => {
+        const x = byIndex.get(shardOf(term))?.x;
+        return x && Object.hasOwn(x, term) ? x[term] : undefined;
+      },
+    };
+  }
+
+  /** Adds a session's delta: the clock first (its new value dates the change), then each shard it touches. */
+  async function add(delta: CreditDelta, warn: Warn): Promise<void> {
+    const head = readHead(
+      await shared.update(headKey(scope), (current) => ({ v: TABLE_VERSION, u: readHead(current).u + 1 }), warn),
+    );
+    keep(headKey(scope), head);
+    await Promise.all(
+      [...byShard(delta)].map(async ([i, terms]) => {
+        const key = shardKey(scope, i);
+        keep(key, await shared.update(key, (current) => addToShard(current, terms, head.u, options), warn));
+      }),
+    );
   }
 
   return {
@@ -111,48 +158,58 @@ export function createLearner(
           if (!delta) return;
           const found = delta;
           delta = undefined;
-          const value = await shared.update(key, (current) => addDelta(current, found, options), warn);
-          cached = { table: readTable(value), at: Date.now() };
+          await add(found, warn);
         },
       };
     },
 
     async rank(catalogue, visible, query, take, base, warn) {
-      const scores = learnedScores(await table(warn), catalogue, visible, termsOf(query), options);
-      if (scores.size === 0 || options.weight === 0) return base(take);
+      if (options.weight === 0) return base(take);
+      const terms = termsOf(query);
+      const scores = learnedScores(await learnedFor(terms, warn), catalogue, visible, terms, options);
+      if (scores.size === 0) return base(take);
       const depth = Math.max(take, HEAD);
-      let ranked = await base(depth);
-      // Below the head, a tool reaches the page only if its learned score makes up the rank it lacks.
+      // Below the head, a tool reaches the page only if its learned score makes up the rank it lacks. When one may,
+      // the ranking marks its whole result set in the same pass: whether the keywords found such a tool at all
+      // decides whether it joins the result set.
       const reach = 1 / take - 1 / (depth + 1);
+      let mayJoin = false;
+      for (const score of scores.values()) if (options.weight * score >= reach) mayJoin = true;
+      const members = mayJoin ? new Uint8Array(catalogue.tools.length) : undefined;
+      const ranked = await base(depth, members);
       const head = new Set(ranked.ids);
       for (const [id, score] of scores) if (!head.has(id) && options.weight * score < reach) scores.delete(id);
-      const beyond = ranked.ids.length === depth && [...scores.keys()].some((id) => !head.has(id));
-      if (!beyond) return reorder(ranked, scores, options.weight, take, depth, undefined);
-      // A learned tool below the head: whether the keywords found it at all decides whether it joins the result set.
-      const members = new Uint8Array(catalogue.tools.length);
-      ranked = await base(depth, members);
-      return reorder(ranked, scores, options.weight, take, depth, members.includes(1) ? members : undefined);
+      return reorder(ranked, scores, options.weight, take, depth, members?.includes(1) ? members : undefined);
     },
 
     async inspect(warn) {
-      const current = await table(warn);
+      const [head, ...shards] = await Promise.all([
+        read(headKey(scope), warn),
+        ...Array.from({ length: SHARDS }, async (_, i) => readShard(await read(shardKey(scope, i), warn))),
+      ]);
+      const { u } = readHead(head);
       const out: LearnedCredit[] = [];
-      for (const [tool, entries] of Object.entries(current.t)) {
-        for (const [term, [c, m, at]] of Object.entries(entries)) {
-          const left = fade(current.u, at, options.halfLife);
-          out.push({ tool, term, credit: c * left, sessions: m * left });
+      for (const shard of shards as Shard[]) {
+        for (const [term, [, , postings]] of Object.entries(shard.x)) {
+          for (const [tool, c, m, at] of postings) {
+            const left = fade(u, at, options.halfLife);
+            out.push({ tool, term, credit: c * left, sessions: m * left });
+          }
         }
       }
       return out.sort((a, b) => b.credit - a.credit || (a.tool + a.term < b.tool + b.term ? -1 : 1));
     },
 
-    async forget(scope = options.scope) {
-      if (scope === options.scope) cached = undefined;
-      await shared.delete(keyOf(scope));
+    async forget(which = scope) {
+      if (which === scope) cache.clear();
+      await Promise.all([
+        shared.delete(headKey(which)),
+        ...Array.from({ length: SHARDS }, (_, i) => shared.delete(shardKey(which, i))),
+      ]);
     },
 
     clearMemory() {
-      cached = undefined;
+      cache.clear();
       shared.clearMemory();
     },
   };

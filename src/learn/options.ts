@@ -7,14 +7,14 @@ import { count } from '../core/validate.ts';
 export interface LearnOptions {
   /** The sessions that share what is learned (an app, a tenant): one layer learns into one scope. Default 'default'. */
   readonly scope?: string;
-  /** How much learned credit weighs against the keyword rank (the top keyword result weighs 1). Default 8, chosen under leave-one-set-out (docs/ranking.md). */
+  /** How much learned credit weighs against the keyword rank (the top keyword result weighs 1). Default 12, chosen under leave-one-set-out (docs/ranking.md). */
   readonly weight?: number;
   /** Learned credit halves after this many sessions have added to the scope, so newer use outweighs older. Default 5,000. */
   readonly halfLife?: number;
-  /** Most tools the scope keeps credit for; the least credited go first. Default 500. */
-  readonly maxTools?: number;
-  /** Most query terms kept per tool; the least credited go first. Default 16. */
-  readonly maxTermsPerTool?: number;
+  /** Most tools kept per query term, the strongest first; a search reads at most this many per term. Default 32. */
+  readonly maxToolsPerTerm?: number;
+  /** Most bytes of JSON the scope's credits take in the store, over 32 shards of at most 90 KB each; the terms searched least of late go first. Default 2,000,000. */
+  readonly maxBytes?: number;
 }
 
 /** The learn option with its defaults applied. */
@@ -22,8 +22,8 @@ export interface ResolvedLearn {
   readonly scope: string;
   readonly weight: number;
   readonly halfLife: number;
-  readonly maxTools: number;
-  readonly maxTermsPerTool: number;
+  readonly maxToolsPerTerm: number;
+  readonly maxBytes: number;
 }
 
 const settings = v.strictObject(
@@ -31,13 +31,17 @@ const settings = v.strictObject(
     scope: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')), 'default'),
     weight: v.optional(
       v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
-      8,
+      12,
     ),
     halfLife: count(5000, 1),
-    maxTools: count(500, 1),
-    maxTermsPerTool: count(16, 1),
+    maxToolsPerTerm: count(32, 1),
+    maxBytes: count(2_000_000, 32_000),
   },
-  'is not a learn option',
+  (issue) =>
+    // The two bounds of the first, tool-major table: say what replaced them rather than only that they are unknown.
+    issue.input === 'maxTools' || issue.input === 'maxTermsPerTool'
+      ? 'was replaced by maxToolsPerTerm and maxBytes (credits are now kept per query term)'
+      : 'is not a learn option',
 );
 
 /** The valibot schema of the `learn` option: false or absent is off, true is the defaults. */

@@ -4,36 +4,45 @@ import type { BuiltIndex } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { idfOf } from '../search/rank.ts';
 import type { ResolvedLearn } from './options.ts';
-import { type CreditTable, fade, own } from './table.ts';
+import { fade, type TermEntry } from './table.ts';
 
-/** Most tools read per learned term at search time. */
-const POSTINGS_KEPT = 32;
+/** What a search reads of a scope: its clock, and the entry of each of the query's terms it learned. */
+export interface Learned {
+  readonly u: number;
+  readonly entry: (term: string) => TermEntry | undefined;
+}
 
-type Posting = readonly [tool: string, credit: number, sessions: number, at: number];
+/** A term's postings resolved for one catalogue at one clock: tool ids (-1 for a tool it lacks) and their a(t, x). */
+interface Resolved {
+  readonly catalogue: Catalogue;
+  readonly u: number;
+  readonly idf: number;
+  readonly ids: Int32Array;
+  readonly a: Float64Array;
+}
 
-// The table turned around once per table value: term -> the tools credited for it.
-const postings = new WeakMap<CreditTable, Map<string, Posting[]>>();
+// Per stored entry (a new array whenever a commit changes the term): searches at one clock resolve it once.
+const resolved = new WeakMap<TermEntry, Resolved>();
 
-function postingsOf(table: CreditTable): Map<string, Posting[]> {
-  let byTerm = postings.get(table);
-  if (byTerm) return byTerm;
-  byTerm = new Map();
-  for (const [tool, entries] of Object.entries(table.t)) {
-    for (const [term, [c, m, at]] of Object.entries(entries)) {
-      const list = byTerm.get(term) ?? [];
-      list.push([tool, c, m, at]);
-      byTerm.set(term, list);
-    }
+function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number, halfLife: number): Resolved {
+  const known = resolved.get(entry);
+  if (known && known.u === u && known.catalogue === catalogue) return known;
+  const [searched, touched, postings] = entry;
+  const n = searched * fade(u, touched, halfLife);
+  const ix = catalogue.index as BuiltIndex;
+  const t = ix.terms.get(term);
+  const df = t === undefined ? 0 : (ix.start[t + 1] as number) - (ix.start[t] as number);
+  const ids = new Int32Array(postings.length);
+  const a = new Float64Array(postings.length);
+  for (const [i, [tool, c, m, at]] of postings.entries()) {
+    ids[i] = catalogue.byName.get(tool) ?? -1;
+    const left = fade(u, at, halfLife);
+    const sessions = m * left;
+    a[i] = ((c * left) / (n + 2)) * (sessions / (sessions + 2));
   }
-  // A term credited to many tools (a common word) says little about each: its best postings carry the signal,
-  // and a search then reads a bounded list whatever the table holds.
-  for (const [term, list] of byTerm) {
-    if (list.length <= POSTINGS_KEPT) continue;
-    list.sort((a, b) => b[1] * (b[2] / (b[2] + 2)) - a[1] * (a[2] / (a[2] + 2)));
-    byTerm.set(term, list.slice(0, POSTINGS_KEPT));
-  }
-  postings.set(table, byTerm);
-  return byTerm;
+  const made = { catalogue, u, idf: idfOf(ix.size, df), ids, a };
+  resolved.set(entry, made);
+  return made;
 }
 
 /**
@@ -42,37 +51,26 @@ function postingsOf(table: CreditTable): Map<string, Posting[]> {
  * searched x which credited t; the second grows only as other sessions agree, so one session's word is not enough.
  */
 export function learnedScores(
-  table: CreditTable,
+  learned: Learned,
   catalogue: Catalogue,
   visible: (id: number) => boolean,
   terms: readonly string[],
   options: ResolvedLearn,
 ): Map<number, number> {
   const scores = new Map<number, number>();
-  const byTerm = postingsOf(table);
-  if (byTerm.size === 0) return scores;
-  const ix = catalogue.index as BuiltIndex;
-  const { halfLife } = options;
   let mass = 0;
   for (const term of new Set(terms)) {
-    const list = byTerm.get(term);
-    const count = own(table.n, term);
-    if (!list || !count) continue;
-    const n = count[0] * fade(table.u, count[1], halfLife);
-    const t = ix.terms.get(term);
-    const df = t === undefined ? 0 : (ix.start[t + 1] as number) - (ix.start[t] as number);
-    const idf = idfOf(ix.size, df);
+    const entry = learned.entry(term);
+    if (!entry) continue;
+    const { idf, ids, a } = resolve(entry, term, catalogue, learned.u, options.halfLife);
     mass += idf;
-    for (const [tool, c, m, at] of list) {
-      const id = catalogue.byName.get(tool);
-      if (id === undefined || !visible(id)) continue;
-      const left = fade(table.u, at, halfLife);
-      const sessions = m * left;
-      const a = ((c * left) / (n + 2)) * (sessions / (sessions + 2));
-      scores.set(id, (scores.get(id) ?? 0) + idf * a);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      if (id < 0 || !visible(id)) continue;
+      scores.set(id, (scores.get(id) ?? 0) + idf * (a[i] as number));
     }
   }
-  for (const [id, s] of scores) scores.set(id, s / mass);
+  if (mass > 0) for (const [id, s] of scores) scores.set(id, s / mass);
   return scores;
 }
 

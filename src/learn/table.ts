@@ -1,19 +1,33 @@
-// The learned credits of one scope, as the store's shared space keeps them: plain JSON, bounded, fading.
+// The learned credits of one scope, as the store's shared space keeps them: a head `learn:<scope>` holding the
+// scope's clock, and each term's postings in one of SHARDS shards `learn:<scope>:<shards>:<i>` picked by a hash of
+// the term. A search reads the head and its own terms' shards; a commit writes the shards its session's terms fall
+// in. Plain JSON, bounded per term and per shard, fading with the clock.
 import type { ResolvedLearn } from './options.ts';
 
-/** The format version of a stored table. */
-export const TABLE_VERSION = 1;
+/** The format version of a stored head and shard (1 was one tool-major table). */
+export const TABLE_VERSION = 2;
+/** Shards per scope: enough that a busy scope's credits (megabytes) fit in values the shared space takes. */
+export const SHARDS = 32;
+/** Bytes of JSON a shard holds at most: the shared space takes 100 KB, and KV adds its write marks. */
+export const MAX_SHARD_BYTES = 90_000;
 
-/**
- * A scope's credits. `u` counts the sessions' additions (the clock credit fades by); `n[x]` is
- * [sessions whose search held term x, when last touched]; `t[tool][x]` is [summed credit, sessions that gave it,
- * when last touched]. Every count fades by half each `halfLife` additions, from when it was last touched.
- */
-export interface CreditTable {
+/** The scope's clock: how many sessions have added to it. Credit fades by it. */
+export interface Head {
   readonly v: typeof TABLE_VERSION;
   readonly u: number;
-  readonly n: Readonly<Record<string, readonly [number, number]>>;
-  readonly t: Readonly<Record<string, Readonly<Record<string, readonly [number, number, number]>>>>;
+}
+
+/** One tool credited for a term: summed credit, sessions that gave it, clock when last touched. */
+export type Posting = readonly [tool: string, credit: number, sessions: number, at: number];
+
+/** One term: the sessions whose search held it, the clock when last touched, its postings (strongest first). */
+export type TermEntry = readonly [searched: number, at: number, postings: readonly Posting[]];
+
+/** One shard: about the bytes its entries take in JSON, and its terms' entries. */
+export interface Shard {
+  readonly v: typeof TABLE_VERSION;
+  readonly b?: number;
+  readonly x: Readonly<Record<string, TermEntry>>;
 }
 
 /** What one session adds: credit per (tool, term), the pairs it credits for the first time, the terms it first searched. */
@@ -23,24 +37,40 @@ export interface CreditDelta {
   readonly newTerms: ReadonlySet<string>;
 }
 
-/** Keeps tables well under the smallest shared value a store takes (100 KB of JSON). */
-export const MAX_TABLE_BYTES = 90_000;
+/** A delta's part for one term: whether the session searched it for the first time, and per tool [credit, first time]. */
+export interface TermDelta {
+  readonly searched: boolean;
+  readonly tools: Map<string, readonly [credit: number, fresh: boolean]>;
+}
 
 /** A key's own value: catalogue names and query terms can be "constructor" or "__proto__". */
 export const own = <V>(record: Readonly<Record<string, V>>, key: string): V | undefined =>
   Object.hasOwn(record, key) ? record[key] : undefined;
 
-const empty = (): CreditTable => ({ v: TABLE_VERSION, u: 0, n: {}, t: {} });
+export const headKey = (scope: string): string => `learn:${scope}`;
+export const shardKey = (scope: string, i: number): string => `learn:${scope}:${SHARDS}:${i}`;
+
+/** The shard of a term: FNV-1a over its characters. */
+export function shardOf(term: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % SHARDS;
+}
+
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** A stored value as a table; anything else (another version, a foreign value) reads as an empty table. */
-export function readTable(value: unknown): CreditTable {
-  if (typeof value !== 'object' || value === null) return empty();
-  const table = value as Partial<CreditTable>;
-  if (table.v !== TABLE_VERSION || typeof table.u !== 'number' || typeof table.n !== 'object' || !table.n)
-    return empty();
-  if (typeof table.t !== 'object' || !table.t) return empty();
-  return table as CreditTable;
+/** A stored value as a head; anything else (version 1's table, a foreign value) reads as a new scope. */
+export function readHead(value: unknown): Head {
+  const head = value as Partial<Head> | undefined;
+  return head?.v === TABLE_VERSION && typeof head.u === 'number' && head.u >= 0 ? (head as Head) : { v: 2, u: 0 };
+}
+
+/** A stored value as a shard; anything else reads as an empty shard. */
+export function readShard(value: unknown): Shard {
+  const shard = value as Partial<Shard> | undefined;
+  return shard?.v === TABLE_VERSION && typeof shard.x === 'object' && shard.x !== null
+    ? (shard as Shard)
+    : { v: 2, x: {} };
 }
 
 /** How much of a count touched at `at` is left at clock `u`. */
@@ -48,66 +78,107 @@ export function fade(u: number, at: number, halfLife: number): number {
   return u <= at ? 1 : 2 ** (-(u - at) / halfLife);
 }
 
-/** Adds one session's delta to a table (a pure change, safe to replay onto a fresher value), then bounds it. */
-export function addDelta(value: unknown, delta: CreditDelta, options: ResolvedLearn): CreditTable {
-  const table = readTable(value);
-  const u = table.u + 1;
-  const { halfLife } = options;
-  // Maps while changing, objects made with fromEntries: assigning a "__proto__" key would set a prototype.
-  const n = new Map(Object.entries(table.n));
-  for (const term of delta.newTerms) {
-    const [count, at] = n.get(term) ?? [0, u];
-    n.set(term, [round(count * fade(u, at, halfLife) + 1), u]);
-  }
-  const t = new Map(Object.entries(table.t));
-  for (const [tool, terms] of delta.credit) {
-    const entries = new Map(Object.entries(t.get(tool) ?? {}));
-    const fresh = delta.newPairs.get(tool);
-    for (const [term, credit] of terms) {
-      const [c, m, at] = entries.get(term) ?? [0, 0, u];
-      const left = fade(u, at, halfLife);
-      const sum = Math.max(0, c * left + credit);
-      entries.set(term, [round(sum), round(m * left + (fresh?.has(term) ? 1 : 0)), u]);
-    }
-    t.set(tool, Object.fromEntries(entries));
-  }
-  return bound({ v: TABLE_VERSION, u, n: Object.fromEntries(n), t: Object.fromEntries(t) }, options);
+/** A posting's weight within its term at clock `u`: credit, discounted while few sessions agree. */
+export function strength([, c, m, at]: Posting, u: number, halfLife: number): number {
+  const left = fade(u, at, halfLife);
+  const sessions = m * left;
+  return c * left * (sessions / (sessions + 2));
 }
 
-/** A count at the table's clock. */
-const now = (table: CreditTable, count: number, at: number, halfLife: number) => count * fade(table.u, at, halfLife);
+/** A delta split by shard, then by term. */
+export function byShard(delta: CreditDelta): Map<number, Map<string, TermDelta>> {
+  const shards = new Map<number, Map<string, TermDelta>>();
+  const termDelta = (term: string): TermDelta => {
+    const i = shardOf(term);
+    const terms = shards.get(i) ?? shards.set(i, new Map()).get(i);
+    const known = terms?.get(term);
+    if (known) return known;
+    const made: TermDelta = { searched: delta.newTerms.has(term), tools: new Map() };
+    terms?.set(term, made);
+    return made;
+  };
+  for (const term of delta.newTerms) termDelta(term);
+  for (const [tool, terms] of delta.credit) {
+    const fresh = delta.newPairs.get(tool);
+    for (const [term, credit] of terms) termDelta(term).tools.set(tool, [credit, fresh?.has(term) ?? false]);
+  }
+  return shards;
+}
 
-/** Keeps the most credited terms per tool and tools per table, within MAX_TABLE_BYTES; drops terms no tool holds. */
-function bound(table: CreditTable, options: ResolvedLearn): CreditTable {
-  const { halfLife, maxTermsPerTool, maxTools } = options;
-  const tools = Object.entries(table.t).map(([tool, entries]) => {
-    let kept = Object.entries(entries).filter(([, [c]]) => c > 0);
-    if (kept.length > maxTermsPerTool) {
-      kept = kept
-        .sort(([, a], [, b]) => now(table, b[0], b[2], halfLife) - now(table, a[0], a[2], halfLife))
-        .slice(0, maxTermsPerTool);
+/** About the UTF-8 length of a string in JSON (non-ASCII as 3 bytes), so bounding never needs a JSON.stringify. */
+function bytesOf(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) bytes += 2;
+  return bytes;
+}
+
+/** Bytes a term's entry takes in JSON, counted generously (numbers at their longest rounded form). */
+function entryBytes(term: string, entry: TermEntry): number {
+  let bytes = bytesOf(term) + 32;
+  for (const [tool] of entry[2]) bytes += bytesOf(tool) + 36;
+  return bytes;
+}
+
+/**
+ * Adds a session's terms to a shard at clock `u` (a pure change, safe to replay onto a fresher value): each term keeps
+ * its `maxToolsPerTerm` strongest postings, and the shard its most searched terms within its share of `maxBytes`.
+ */
+export function addToShard(
+  value: unknown,
+  terms: ReadonlyMap<string, TermDelta>,
+  u: number,
+  options: ResolvedLearn,
+): Shard {
+  const { halfLife, maxToolsPerTerm } = options;
+  const shard = readShard(value);
+  // A null prototype, so a term such as "__proto__" is an own key like any other.
+  const x: Record<string, TermEntry> = Object.assign(Object.create(null), shard.x);
+  let bytes = typeof shard.b === 'number' ? shard.b : sizeOf(x);
+  for (const [term, change] of terms) {
+    const was = Object.hasOwn(x, term) ? x[term] : undefined;
+    const [searched, at, postings] = was ?? [0, u, []];
+    const tools = new Map(postings.map((posting) => [posting[0], posting]));
+    for (const [tool, [credit, fresh]] of change.tools) {
+      const [, c, m, touched] = tools.get(tool) ?? [tool, 0, 0, u];
+      const left = fade(u, touched, halfLife);
+      tools.set(tool, [tool, round(Math.max(0, c * left + credit)), round(m * left + (fresh ? 1 : 0)), u]);
     }
-    const weight = kept.reduce((sum, [, [c, , at]]) => sum + now(table, c, at, halfLife), 0);
-    return { tool, kept, weight };
-  });
-  tools.sort((a, b) => b.weight - a.weight || (a.tool < b.tool ? -1 : 1));
-  const t: [string, Record<string, readonly [number, number, number]>][] = [];
-  const held = new Set<string>();
-  // About the JSON size of each entry, so a table never needs a JSON.stringify to be measured.
-  let bytes = 40;
-  for (const { tool, kept } of tools.slice(0, maxTools)) {
-    if (kept.length === 0) continue;
-    const size = kept.reduce((sum, [term]) => sum + term.length + 28, tool.length + 6);
-    // A quarter of the budget is left for the terms' counts.
-    if (bytes + size > MAX_TABLE_BYTES * 0.75) break;
-    bytes += size;
-    t.push([tool, Object.fromEntries(kept)]);
-    for (const [term] of kept) held.add(term);
+    const kept = [...tools.values()]
+      .filter(([, c]) => c > 0)
+      .sort((a, b) => strength(b, u, halfLife) - strength(a, u, halfLife) || (a[0] < b[0] ? -1 : 1))
+      .slice(0, maxToolsPerTerm);
+    if (was) bytes -= entryBytes(term, was);
+    if (kept.length === 0) {
+      delete x[term];
+      continue;
+    }
+    const entry: TermEntry = change.searched
+      ? [round(searched * fade(u, at, halfLife) + 1), u, kept]
+      : [searched, at, kept];
+    x[term] = entry;
+    bytes += entryBytes(term, entry);
   }
-  const n: [string, readonly [number, number]][] = [];
-  for (const term of held) {
-    const entry = own(table.n, term);
-    if (entry) n.push([term, entry]);
+  const budget = Math.min(MAX_SHARD_BYTES, options.maxBytes / SHARDS) - 40;
+  if (bytes > budget) bytes = bound(x, bytes, budget, u, halfLife);
+  return { v: TABLE_VERSION, b: bytes, x };
+}
+
+/** About the bytes of a shard's entries. */
+function sizeOf(x: Readonly<Record<string, TermEntry>>): number {
+  let bytes = 0;
+  for (const [term, entry] of Object.entries(x)) bytes += entryBytes(term, entry);
+  return bytes;
+}
+
+/** Drops the terms searched least of late until the shard fits its budget; returns the bytes left. */
+function bound(x: Record<string, TermEntry>, bytes: number, budget: number, u: number, halfLife: number): number {
+  const searched = ([, [n, at]]: [string, TermEntry]) => n * fade(u, at, halfLife);
+  const order = Object.entries(x).sort((a, b) => searched(a) - searched(b) || a[1][1] - b[1][1]);
+  let left = bytes;
+  for (const [term, entry] of order) {
+    if (left <= budget) break;
+    left -= entryBytes(term, entry);
+    delete x[term];
   }
-  return { v: TABLE_VERSION, u: table.u, n: Object.fromEntries(n), t: Object.fromEntries(t) };
+  return left;
 }

@@ -64,7 +64,7 @@ describe('learn', () => {
     expect(layer.options.learn).toBeUndefined();
     expect(await layer.inspectLearned()).toEqual([]);
     await expect(layer.forgetLearned()).rejects.toThrow(/no `learn` option/);
-    expect(createToolSearch({ learn: true }).options.learn).toMatchObject({ scope: 'default', weight: 8 });
+    expect(createToolSearch({ learn: true }).options.learn).toMatchObject({ scope: 'default', weight: 12 });
     expect(() => createToolSearch({ learn: { weight: -1 } })).toThrow(ToolSearchError);
     expect(() => createToolSearch({ learn: { weight: -1 } })).toThrow(/"learn.weight": must be 0 or more/);
     expect(() => createToolSearch({ learn: { scope: '' } })).toThrow(/"learn.scope": must not be empty/);
@@ -143,14 +143,16 @@ describe('learn', () => {
       await layer.prepare({ sessionId: 'hostile', tools, messages });
     }
     expect(await creditOf(layer, 'calculator', 'zorblax')).toMatchObject({ credit: 1, sessions: 1 });
-    // Many distinct words: at most 256 pairs for the session, whatever it sends.
+    // Many distinct words: at most 256 entries for the session whatever it sends, a new word taking two (the word
+    // and its pair), so at most 128 words, each credited once by one session.
     const words = Array.from({ length: 400 }, (_, i) => `w${i}x`);
     let flood: Message[] = [];
     for (let i = 0; i < 40; i++)
       flood = [...flood, ...turn(words.slice(i * 10, i * 10 + 10).join(' '), ['calculator'], `f${i}`)];
     await layer.prepare({ sessionId: 'flood', tools, messages: flood });
     const pairs = (await layer.inspectLearned()).filter((c) => c.term.startsWith('w'));
-    expect(pairs.length).toBeLessThanOrEqual(16);
+    expect(pairs.length).toBe(128);
+    expect(Math.max(...pairs.map((c) => c.credit + c.sessions))).toBe(2);
   });
 
   it('learns words that are also names of object properties', async () => {
@@ -199,15 +201,42 @@ describe('learn', () => {
     expect(JSON.stringify(other)).not.toContain('zorblax');
   });
 
-  it('keeps the terms and tools within their bounds, the most credited first', async () => {
-    const layer = createToolSearch({ learn: { maxTermsPerTool: 3, maxTools: 2 }, logger: quiet });
-    await layer.prepare({ sessionId: 'a', tools, messages: turn('alpha bravo charlie delta echo', ['calculator']) });
-    expect((await layer.inspectLearned()).filter((c) => c.tool === 'calculator')).toHaveLength(3);
-    await layer.prepare({ sessionId: 'b', tools, messages: turn('foxtrot', ['get_weather']) });
-    await layer.prepare({ sessionId: 'c', tools, messages: turn('golf', ['send_email']) });
-    const learned = await layer.inspectLearned();
-    // get_weather and send_email have the same credit, but get_weather's has faded for one addition more.
-    expect([...new Set(learned.map((c) => c.tool))].sort()).toEqual(['calculator', 'send_email']);
+  it('keeps each term’s strongest tools, at most maxToolsPerTerm', async () => {
+    const layer = createToolSearch({ learn: { maxToolsPerTerm: 2 }, logger: quiet });
+    await feed(layer, 3, 'quokka', ['calculator']);
+    await feed(layer, 2, 'quokka', ['send_email']);
+    await layer.prepare({ sessionId: 'once', tools, messages: turn('quokka', ['get_weather']) });
+    const learned = (await layer.inspectLearned()).filter((c) => c.term === 'quokka');
+    expect(learned.map((c) => c.tool)).toEqual(['calculator', 'send_email']);
+    // The old options of the tool-major table say what replaced them.
+    expect(() => createToolSearch({ learn: { maxTools: 2 } as never })).toThrow(
+      /"learn.maxTools": was replaced by maxToolsPerTerm and maxBytes/,
+    );
+    expect(() => createToolSearch({ learn: { maxBytes: 1000 } })).toThrow(/"learn.maxBytes": must be 32000 or more/);
+  });
+
+  it('keeps every shard within its share of maxBytes, the terms searched least of late going first', async () => {
+    const store = createMemoryStore();
+    const layer = createToolSearch({ learn: { maxBytes: 32_000 }, store, logger: quiet });
+    // 600 sessions, each searching five new words: far more than 32,000 bytes of credit.
+    for (let i = 0; i < 600; i++) {
+      const words = Array.from({ length: 5 }, (_, k) => `word${i}x${k}`).join(' ');
+      await layer.prepare({ sessionId: `s${i}`, tools, messages: turn(words, ['calculator']) });
+    }
+    await feed(layer, 1, 'word0x0', ['calculator']);
+    let total = 0;
+    for (let i = 0; i < 32; i++) {
+      const bytes = new TextEncoder().encode(JSON.stringify((await store.shared?.get(`learn:default:32:${i}`)) ?? ''));
+      expect(bytes.length).toBeLessThanOrEqual(1000);
+      total += bytes.length;
+    }
+    expect(total).toBeGreaterThan(16_000);
+    const terms = new Set((await layer.inspectLearned()).map((c) => c.term));
+    expect(terms.size).toBeLessThan(3000);
+    // The newest words are kept, and an old word searched again; the other old words went to make room.
+    expect(terms.has('word599x4')).toBe(true);
+    expect(terms.has('word0x0')).toBe(true);
+    expect(terms.has('word0x1')).toBe(false);
   });
 
   it('fades older credit as newer sessions add theirs', async () => {

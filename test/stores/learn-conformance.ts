@@ -58,7 +58,7 @@ export function learnConformance(make: () => StoreHarness | Promise<StoreHarness
     const harness = await make();
     // 18 sessions of four searches, 32 new words each: 2,304 (tool, term) pairs, more than the bound keeps.
     const many: Tool[] = Array.from({ length: 72 }, (_, i) => ({ name: `tool_number_${i}`, description: `tool ${i}` }));
-    const layer = layerOver(await harness.open(), { maxTools: 10_000, maxTermsPerTool: 40 });
+    const layer = layerOver(await harness.open(), { maxBytes: 100_000 });
     for (let i = 0; i < 18; i++) {
       const messages = [0, 1, 2, 3].flatMap((j) => {
         const words = Array.from({ length: 32 }, (_, k) => `word${i}x${j}x${k}`).join(' ');
@@ -67,7 +67,7 @@ export function learnConformance(make: () => StoreHarness | Promise<StoreHarness
       await layer.prepare({ sessionId: `b${i}`, tools: many, messages });
     }
     await harness.settle?.();
-    const fresh = layerOver(await harness.open(), { maxTools: 10_000, maxTermsPerTool: 40 });
+    const fresh = layerOver(await harness.open(), { maxBytes: 100_000 });
     const learned = await fresh.inspectLearned();
     expect(learned.length).toBeGreaterThan(1000);
     expect(learned.length).toBeLessThan(18 * 4 * 32);
