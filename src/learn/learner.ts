@@ -97,10 +97,17 @@ export function createLearner(
   const termsOf = (query: string) =>
     tokenized.get(query) ?? remember(tokenized, query, queryTerms(query), QUERIES_KEPT);
 
+  const headName = headKey(scope);
+  const shardNames = Array.from({ length: SHARDS }, (_, i) => shardKey(scope, i));
   const keep = (key: string, value: unknown) => cache.set(key, { value, at: Date.now() });
-  async function read(key: string, warn: Warn): Promise<unknown> {
+  /** A value read or written within REFRESH_MS, boxed (a missing key is undefined inside). */
+  const fresh = (key: string): { value: unknown } | undefined => {
     const hit = cache.get(key);
-    if (hit && Date.now() - hit.at < REFRESH_MS) return hit.value;
+    return hit && Date.now() - hit.at < REFRESH_MS ? hit : undefined;
+  };
+  async function read(key: string, warn: Warn): Promise<unknown> {
+    const hit = fresh(key);
+    if (hit) return hit.value;
     const value = await shared.get(key, warn);
     keep(key, value);
     return value;
@@ -110,12 +117,24 @@ export function createLearner(
   async function learnedFor(terms: Iterable<string>, warn: Warn): Promise<Learned> {
     const wanted = new Set<number>();
     for (const term of terms) wanted.add(shardOf(term));
-    const [head, ...shards] = await Promise.all([
-      read(headKey(scope), warn),
-      ...[...wanted].map(async (i) => [i, readShard(await read(shardKey(scope, i), warn))] as const),
-    ]);
-    const byIndex = new Map(shards as (readonly [number, Shard])[]);
-    const u = readHead(head).u;
+    const byIndex = new Map<number, Shard>();
+    let head = fresh(headName);
+    const missing: number[] = [];
+    for (const i of wanted) {
+      const value = fresh(shardNames[i] as string);
+      if (value === undefined) missing.push(i);
+      else byIndex.set(i, readShard(value.value));
+    }
+    // Most searches find what they need in memory; the others read the missing values in parallel.
+    if (head === undefined || missing.length > 0) {
+      const [read0, ...read1] = await Promise.all([
+        read(headName, warn),
+        ...missing.map((i) => read(shardNames[i] as string, warn)),
+      ]);
+      head = { value: read0 };
+      for (const [k, i] of missing.entries()) byIndex.set(i, readShard(read1[k]));
+    }
+    const { u } = readHead(head.value);
     return {
       u,
       entry: (term) => {
@@ -128,12 +147,12 @@ export function createLearner(
   /** Adds a session's delta: the clock first (its new value dates the change), then each shard it touches. */
   async function add(delta: CreditDelta, warn: Warn): Promise<void> {
     const head = readHead(
-      await shared.update(headKey(scope), (current) => ({ v: TABLE_VERSION, u: readHead(current).u + 1 }), warn),
+      await shared.update(headName, (current) => ({ v: TABLE_VERSION, u: readHead(current).u + 1 }), warn),
     );
-    keep(headKey(scope), head);
+    keep(headName, head);
     await Promise.all(
       [...byShard(delta)].map(async ([i, terms]) => {
-        const key = shardKey(scope, i);
+        const key = shardNames[i] as string;
         keep(key, await shared.update(key, (current) => addToShard(current, terms, head.u, options), warn));
       }),
     );
@@ -184,8 +203,8 @@ export function createLearner(
 
     async inspect(warn) {
       const [head, ...shards] = await Promise.all([
-        read(headKey(scope), warn),
-        ...Array.from({ length: SHARDS }, async (_, i) => readShard(await read(shardKey(scope, i), warn))),
+        read(headName, warn),
+        ...Array.from({ length: SHARDS }, async (_, i) => readShard(await read(shardNames[i] as string, warn))),
       ]);
       const { u } = readHead(head);
       const out: LearnedCredit[] = [];
