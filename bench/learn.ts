@@ -39,19 +39,23 @@ export async function learnSpeed(rounds: number): Promise<{ off: number[]; on: n
     searchOff: [] as number[],
     searchOn: [] as number[],
   };
-  const round = async (layer: typeof on, prepare: number[], search: number[]) => {
-    const p: number[] = [];
-    const s: number[] = [];
-    for (const [i, messages] of histories.entries()) {
-      p.push(await timeMs(() => layer.prepare({ sessionId: `feed-${i}`, tools, messages })));
-      s.push(await timeMs(() => layer.search({ sessionId: `ask-${i}`, tools }, { query: queries[i]?.query })));
-    }
-    prepare.push(median(p));
-    search.push(median(s));
+  // Both layers have seen every session once, so every timed prepare replays a known history.
+  for (const [i, messages] of histories.entries()) await off.prepare({ sessionId: `feed-${i}`, tools, messages });
+  // Each call timed in a loop of its own kind, so one kind's garbage is not collected during the other's timing.
+  const timed = async (call: (i: number) => Promise<unknown>, into: number[]) => {
+    const t: number[] = [];
+    for (let i = 0; i < histories.length; i++) t.push(await timeMs(() => call(i)));
+    into.push(median(t));
   };
+  const prepare = (layer: typeof on) => (i: number) =>
+    layer.prepare({ sessionId: `feed-${i}`, tools, messages: histories[i] as Message[] });
+  const search = (layer: typeof on) => (i: number) =>
+    layer.search({ sessionId: `ask-${i}`, tools }, { query: queries[i]?.query });
   for (let r = 0; r < rounds; r++) {
-    await round(off, times.prepareOff, times.searchOff);
-    await round(on, times.prepareOn, times.searchOn);
+    await timed(prepare(off), times.prepareOff);
+    await timed(prepare(on), times.prepareOn);
+    await timed(search(off), times.searchOff);
+    await timed(search(on), times.searchOn);
   }
   const ratios = (a: number[], b: number[]) => median(a.map((x, i) => x / (b[i] as number)));
   return {

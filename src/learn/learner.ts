@@ -183,22 +183,26 @@ export function createLearner(
     },
 
     async rank(catalogue, visible, query, take, base, warn) {
-      if (options.weight === 0) return base(take);
+      const { weight } = options;
+      if (weight === 0) return base(take);
       const terms = termsOf(query);
-      const scores = learnedScores(await learnedFor(terms, warn), catalogue, visible, terms, options);
-      if (scores.size === 0) return base(take);
+      const learned = learnedScores(await learnedFor(terms, warn), catalogue, visible, terms, options);
+      if (learned.ids.length === 0) return base(take);
+      const { score } = learned;
       const depth = Math.max(take, HEAD);
       // Below the head, a tool reaches the page only if its learned score makes up the rank it lacks. When one may,
       // the ranking marks its whole result set in the same pass: whether the keywords found such a tool at all
       // decides whether it joins the result set.
       const reach = 1 / take - 1 / (depth + 1);
-      let mayJoin = false;
-      for (const score of scores.values()) if (options.weight * score >= reach) mayJoin = true;
-      const members = mayJoin ? new Uint8Array(catalogue.tools.length) : undefined;
+      const joins = learned.ids.filter((id) => weight * (score[id] as number) >= reach);
+      const members = joins.length > 0 ? new Uint8Array(catalogue.tools.length) : undefined;
       const ranked = await base(depth, members);
-      const head = new Set(ranked.ids);
-      for (const [id, score] of scores) if (!head.has(id) && options.weight * score < reach) scores.delete(id);
-      return reorder(ranked, scores, options.weight, take, depth, members?.includes(1) ? members : undefined);
+      const scores = new Map<number, number>();
+      for (const id of ranked.ids) if ((score[id] as number) > 0) scores.set(id, score[id] as number);
+      for (const id of joins) scores.set(id, score[id] as number);
+      // The keyword ranking marks members when it made the result set (a semantic one does not).
+      const marked = members !== undefined && ranked.ids.length > 0 && members[ranked.ids[0] as number] === 1;
+      return reorder(ranked, scores, weight, take, depth, marked ? members : undefined);
     },
 
     async inspect(warn) {

@@ -45,6 +45,12 @@ function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number
   return made;
 }
 
+/** A query's learned scores: the tools that have one, and the score of each of them by tool id (0 or less for the others). */
+export interface LearnedScores {
+  readonly ids: readonly number[];
+  readonly score: Float64Array;
+}
+
 /**
  * Each visible tool's learned score for a query, between 0 and 1: over the query's terms (the ranker's own) the scope has learned,
  * the IDF-weighted mean of a(t, x) = c / (n + 2) · m / (m + 2). The first factor is the share of the sessions that
@@ -56,22 +62,35 @@ export function learnedScores(
   visible: (id: number) => boolean,
   terms: readonly string[],
   options: ResolvedLearn,
-): Map<number, number> {
-  const scores = new Map<number, number>();
+): LearnedScores {
+  const ids: number[] = [];
+  // Indexed by tool id: a search adds up hundreds of postings, and a typed array does it without hashing.
+  const score = new Float64Array(catalogue.tools.length);
   let mass = 0;
   for (const term of new Set(terms)) {
     const entry = learned.entry(term);
     if (!entry) continue;
-    const { idf, ids, a } = resolve(entry, term, catalogue, learned.u, options.halfLife);
+    const { idf, ids: tools, a } = resolve(entry, term, catalogue, learned.u, options.halfLife);
     mass += idf;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as number;
-      if (id < 0 || !visible(id)) continue;
-      scores.set(id, (scores.get(id) ?? 0) + idf * (a[i] as number));
+    for (let i = 0; i < tools.length; i++) {
+      const id = tools[i] as number;
+      const add = idf * (a[i] as number);
+      if (id < 0 || add <= 0) continue;
+      const was = score[id] as number;
+      if (was < 0) continue;
+      if (was === 0) {
+        // Each tool's visibility is asked once per search; -1 marks the hidden ones.
+        if (!visible(id)) {
+          score[id] = -1;
+          continue;
+        }
+        ids.push(id);
+      }
+      score[id] = was + add;
     }
   }
-  if (mass > 0) for (const [id, s] of scores) scores.set(id, s / mass);
-  return scores;
+  for (const id of ids) score[id] = (score[id] as number) / mass;
+  return { ids, score };
 }
 
 /**
