@@ -59,7 +59,7 @@ export async function semanticSection(sets: readonly BenchSet[], quick: boolean)
       ]),
       notes: [
         `fitted on all ${fit.sets.length} (shipped): weight ${fit.shipped.weight}, lift from ${fit.shipped.zMove}, join from ${fit.shipped.zAdd}`,
-        'objective: the oracle’s mean gain, less twice every point by which GloVe falls more than 0.5 behind the hook off on a training set',
+        'rule: a config is admissible only if GloVe loses at most 0.25 points on every training set; the oracle’s mean gain picks among the admissible (bench/TUNING.md)',
       ],
     });
   }

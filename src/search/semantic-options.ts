@@ -24,7 +24,7 @@ export interface SemanticOptions {
   /**
    * How far a tool the model puts far out of the catalogue (4.5 or more deviations above the query's mean similarity)
    * is lifted, as a share of the built-in ranking's top score, scaled by the model's agreement with the keywords on the
-   * query. Default 2 (fitted by leave one set out with a weak and a strong model).
+   * query. Default 1 (fitted by leave one set out so that a weak model costs no set more than 0.5 points).
    */
   readonly weight?: number;
   /** Cosine similarity from which a tool joins the result set without a keyword match (and 5 deviations above the query's mean, where the keywords found something). Default 0.5. */
@@ -54,7 +54,7 @@ export const semanticSchema: v.GenericSchema<
       embed: v.custom<Embed>((value) => typeof value === 'function', 'must be a function'),
       weight: v.optional(
         v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
-        2,
+        1,
       ),
       minSimilarity: v.optional(
         v.pipe(v.number('must be a number'), v.minValue(-1, 'must be -1 or more'), v.maxValue(1, 'must be 1 or less')),

@@ -110,10 +110,14 @@ describe('the semantic ranker hook', () => {
     const plain = ok(await createToolSearch(quiet()).search({ sessionId: 's', tools: desserts }, { query: 'apple' }));
     expect(names(plain.tools)).toEqual(['apple_pie', 'apple_tart']);
     // Tart (6.64 deviations out, past zMove + 1) is lifted whole over pie (3.96, not lifted); cherry (5.30) joins
-    // without a keyword and, at the default weight, outshines pie; salad (1.95) never joins.
+    // without a keyword, below the keyword matches at the default weight (1) and over pie at weight 2; salad (1.95)
+    // never joins.
     const byDefault = await search({});
-    expect(names(byDefault.tools)).toEqual(['apple_tart', 'cherry_cake', 'apple_pie']);
+    expect(names(byDefault.tools)).toEqual(['apple_tart', 'apple_pie', 'cherry_cake']);
     expect(byDefault.found).toBe(3);
+    const strong = await search({ weight: 2 });
+    expect(names(strong.tools)).toEqual(['apple_tart', 'cherry_cake', 'apple_pie']);
+    expect(strong.found).toBe(3);
     // A small weight lifts tart over pie, but an addition stays under the keyword matches.
     expect(names((await search({ weight: 0.25 })).tools)).toEqual(['apple_tart', 'apple_pie', 'cherry_cake']);
     // Weight 0 keeps the built-in order; the floor still lets a far-out tool join, after the keyword matches.
@@ -125,7 +129,7 @@ describe('the semantic ranker hook', () => {
     expect((await search({ minSimilarity: 0.8 })).found).toBe(3);
     // Salad's cosine (0.3) is at a floor of 0.3, but it stands only 1.95 deviations out: a model's middling
     // similarity does not push a tool in beside keyword matches.
-    const low = await search({ minSimilarity: 0.3 });
+    const low = await search({ minSimilarity: 0.3, weight: 2 });
     expect(names(low.tools)).toEqual(['apple_tart', 'cherry_cake', 'apple_pie']);
     expect(low.found).toBe(3);
   });
@@ -395,7 +399,7 @@ describe('the semantic ranker hook', () => {
       /"semantic.embed": must be a function/,
     );
     const { options } = createToolSearch({ semantic: { embed: async () => [] } });
-    expect(options.semantic).toMatchObject({ weight: 2, minSimilarity: 0.5, timeoutMs: 2000 });
+    expect(options.semantic).toMatchObject({ weight: 1, minSimilarity: 0.5, timeoutMs: 2000 });
   });
 });
 
