@@ -37,11 +37,7 @@ const settings = v.strictObject(
     maxToolsPerTerm: count(32, 1),
     maxBytes: count(2_000_000, 32_000),
   },
-  (issue) =>
-    // The two bounds of the first, tool-major table: say what replaced them rather than only that they are unknown.
-    issue.input === 'maxTools' || issue.input === 'maxTermsPerTool'
-      ? 'was replaced by maxToolsPerTerm and maxBytes (credits are now kept per query term)'
-      : 'is not a learn option',
+  'is not a learn option',
 );
 
 /** The valibot schema of the `learn` option: false or absent is off, true is the defaults. */

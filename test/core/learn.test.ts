@@ -208,9 +208,8 @@ describe('learn', () => {
     await layer.prepare({ sessionId: 'once', tools, messages: turn('quokka', ['get_weather']) });
     const learned = (await layer.inspectLearned()).filter((c) => c.term === 'quokka');
     expect(learned.map((c) => c.tool)).toEqual(['calculator', 'send_email']);
-    // The old options of the tool-major table say what replaced them.
     expect(() => createToolSearch({ learn: { maxTools: 2 } as never })).toThrow(
-      /"learn.maxTools": was replaced by maxToolsPerTerm and maxBytes/,
+      /"learn.maxTools": is not a learn option/,
     );
     expect(() => createToolSearch({ learn: { maxBytes: 1000 } })).toThrow(/"learn.maxBytes": must be 32000 or more/);
   });
