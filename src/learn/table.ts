@@ -43,11 +43,9 @@ export interface TermDelta {
   readonly tools: Map<string, readonly [credit: number, fresh: boolean]>;
 }
 
-/** A key's own value: catalogue names and query terms can be "constructor" or "__proto__". */
-export const own = <V>(record: Readonly<Record<string, V>>, key: string): V | undefined =>
-  Object.hasOwn(record, key) ? record[key] : undefined;
-
+/** The key of a scope's head in the shared space. */
 export const headKey = (scope: string): string => `learn:${scope}`;
+/** The key of a scope's shard `i`; the shard count is part of it, so another count never misreads a shard. */
 export const shardKey = (scope: string, i: number): string => `learn:${scope}:${SHARDS}:${i}`;
 
 /** The shard of a term: FNV-1a over its characters. */
