@@ -6,6 +6,7 @@ import type { LearnedCredit } from '../core/layer.ts';
 import { guardShared } from '../core/shared-guard.ts';
 import type { DiscoveredStore } from '../core/store-guard.ts';
 import type { Message } from '../core/types.ts';
+import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { queryTerms } from '../search/rank.ts';
 import type { ResolvedLearn } from './options.ts';
@@ -62,8 +63,11 @@ export interface Learner {
   clearMemory(): void;
 }
 
-/** Top keyword results reordered: a learned tool further down can still rise into the page. */
-const HEAD = 50;
+/**
+ * Top keyword results reordered: the ranking's reranked head (below it the order is the first stage's alone). A
+ * learned tool further down can still rise into the page.
+ */
+const HEAD = PARAMS.rerankTop;
 /** How long a head or shard read from the store is used before it is read again. */
 const REFRESH_MS = 5000;
 /** Sessions whose last history this learner remembers having credited. */
