@@ -26,6 +26,7 @@ import {
   shardKey,
   shardOf,
   TABLE_VERSION,
+  type TermEntry,
 } from './table.ts';
 
 type Warn = (message: string) => void;
@@ -117,14 +118,14 @@ export function createLearner(
     return value;
   }
 
-  /** The scope's clock and the shards of `terms`, read in parallel. */
+  /** The scope's clock and the entries of `terms`, from their shards (read in parallel when not in memory). */
   async function learnedFor(terms: Iterable<string>, warn: Warn): Promise<Learned> {
-    const wanted = new Set<number>();
-    for (const term of terms) wanted.add(shardOf(term));
+    const shardOfTerm = new Map<string, number>();
+    for (const term of terms) shardOfTerm.set(term, shardOf(term));
     const byIndex = new Map<number, Shard>();
     let head = fresh(headName);
     const missing: number[] = [];
-    for (const i of wanted) {
+    for (const i of new Set(shardOfTerm.values())) {
       const value = fresh(shardNames[i] as string);
       if (value === undefined) missing.push(i);
       else byIndex.set(i, readShard(value.value));
@@ -138,14 +139,12 @@ export function createLearner(
       head = { value: read0 };
       for (const [k, i] of missing.entries()) byIndex.set(i, readShard(read1[k]));
     }
-    const { u } = readHead(head.value);
-    return {
-      u,
-      entry: (term) => {
-        const x = byIndex.get(shardOf(term))?.x;
-        return x && Object.hasOwn(x, term) ? x[term] : undefined;
-      },
-    };
+    const entries = new Map<string, TermEntry>();
+    for (const [term, i] of shardOfTerm) {
+      const x = (byIndex.get(i) as Shard).x;
+      if (Object.hasOwn(x, term)) entries.set(term, x[term] as TermEntry);
+    }
+    return { u: readHead(head.value).u, entry: (term) => entries.get(term) };
   }
 
   /** Adds a session's delta: the clock first (its new value dates the change), then each shard it touches. */

@@ -2,6 +2,7 @@
 // scope's clock, and each term's postings in one of SHARDS shards `learn:<scope>:<shards>:<i>` picked by a hash of
 // the term. A search reads the head and its own terms' shards; a commit writes the shards its session's terms fall
 // in. Plain JSON, bounded per term and per shard, fading with the clock.
+import { fnv1a } from '../search/fnv.ts';
 import type { ResolvedLearn } from './options.ts';
 
 /** The format version of a stored head and shard (1 was one tool-major table). */
@@ -49,11 +50,7 @@ export const headKey = (scope: string): string => `learn:${scope}`;
 export const shardKey = (scope: string, i: number): string => `learn:${scope}:${SHARDS}:${i}`;
 
 /** The shard of a term: FNV-1a over its characters. */
-export function shardOf(term: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % SHARDS;
-}
+export const shardOf = (term: string): number => fnv1a(term) % SHARDS;
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
@@ -88,11 +85,16 @@ export function byShard(delta: CreditDelta): Map<number, Map<string, TermDelta>>
   const shards = new Map<number, Map<string, TermDelta>>();
   const termDelta = (term: string): TermDelta => {
     const i = shardOf(term);
-    const terms = shards.get(i) ?? shards.set(i, new Map()).get(i);
-    const known = terms?.get(term);
-    if (known) return known;
-    const made: TermDelta = { searched: delta.newTerms.has(term), tools: new Map() };
-    terms?.set(term, made);
+    let terms = shards.get(i);
+    if (!terms) {
+      terms = new Map();
+      shards.set(i, terms);
+    }
+    let made = terms.get(term);
+    if (!made) {
+      made = { searched: delta.newTerms.has(term), tools: new Map() };
+      terms.set(term, made);
+    }
     return made;
   };
   for (const term of delta.newTerms) termDelta(term);
@@ -141,10 +143,13 @@ export function addToShard(
       const left = fade(u, touched, halfLife);
       tools.set(tool, [tool, round(Math.max(0, c * left + credit)), round(m * left + (fresh ? 1 : 0)), u]);
     }
+    // Each posting's strength once, not once per comparison (it takes a power).
     const kept = [...tools.values()]
       .filter(([, c]) => c > 0)
-      .sort((a, b) => strength(b, u, halfLife) - strength(a, u, halfLife) || (a[0] < b[0] ? -1 : 1))
-      .slice(0, maxToolsPerTerm);
+      .map((posting) => ({ posting, by: strength(posting, u, halfLife) }))
+      .sort((a, b) => b.by - a.by || (a.posting[0] < b.posting[0] ? -1 : 1))
+      .slice(0, maxToolsPerTerm)
+      .map(({ posting }) => posting);
     if (was) bytes -= entryBytes(term, was);
     if (kept.length === 0) {
       delete x[term];

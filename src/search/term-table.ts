@@ -1,18 +1,12 @@
 // A loaded index finds its terms and tool names through open-addressing tables made at deploy time: filling Maps
 // with the 10,000s of terms and names of a large catalogue was a fifth of a load, and a query looks up only a handful.
+import { fnv1a } from './fnv.ts';
 
 /** Term ids by term: a built index's Map, or a loaded index's table. */
 export interface Terms {
   get(term: string): number | undefined;
   readonly size: number;
   keys(): Iterable<string>;
-}
-
-/** A 32-bit FNV-1a hash of a string's UTF-16 units: the same in every runtime, unlike a Map's. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h;
 }
 
 /** Tool ids by lower-cased name: a built index's Map, or a loaded index's table. */
@@ -27,7 +21,7 @@ export function termSlots(terms: readonly string[]): Int32Array {
   const slots = new Int32Array(size);
   const mask = size - 1;
   terms.forEach((term, id) => {
-    let s = hash(term) & mask;
+    let s = fnv1a(term) & mask;
     while (slots[s]) s = (s + 1) & mask;
     slots[s] = id + 1;
   });
@@ -54,7 +48,7 @@ export function fitsSlots(slots: Int32Array, count: number): boolean {
 /** The id of the key in the table, which `is(id)` confirms, or -1. */
 function find(slots: Int32Array, key: string, is: (id: number) => boolean): number {
   const mask = slots.length - 1;
-  for (let s = hash(key) & mask; ; s = (s + 1) & mask) {
+  for (let s = fnv1a(key) & mask; ; s = (s + 1) & mask) {
     const id = (slots[s] as number) - 1;
     if (id < 0 || is(id)) return id;
   }

@@ -6,6 +6,7 @@
 // read from the old layout once and moved to the new one instead of being embedded again.
 import { guardShared, type SharedGuardOptions } from '../core/shared-guard.ts';
 import type { DiscoveredStore } from '../core/store-guard.ts';
+import { fnv1a } from './fnv.ts';
 import { decodeVector, encodedLength, encodeVector } from './vector-codec.ts';
 
 /** The vectors of one model in a store's shared space. */
@@ -56,11 +57,7 @@ const readBucket = (value: unknown, d: number): Bucket | undefined => {
 };
 
 /** The bucket of a content key: FNV-1a over its characters, masked to the (power of two) bucket count. */
-function bucketOf(key: string, buckets: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return (h >>> 0) & (buckets - 1);
-}
+const bucketOf = (key: string, buckets: number): number => fnv1a(key) & (buckets - 1);
 
 /** Buckets for `count` vectors of `d` dimensions at FILL of MAX_CHARS each. */
 function bucketsFor(count: number, d: number): number {
