@@ -31,6 +31,11 @@ export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './l
 
 const DEFINITIONS_KEPT = 16;
 
+/** Cloudflare Workers cancel what a request left running once it has answered, unless it went to waitUntil. */
+const inWorkers = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === 'Cloudflare-Workers';
+/** Whether a round waits for its learned credit to be written: only in a Worker that gave no waitUntil. */
+const waits = (input: { waitUntil?: unknown }): boolean => inWorkers && input.waitUntil === undefined;
+
 /** Sets a key in a small map that forgets its oldest entry past DEFINITIONS_KEPT. */
 function keepRecent<K, V>(map: Map<K, V>, key: K, value: V): void {
   map.delete(key);
@@ -138,7 +143,13 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         (name) => (events.some((event) => event.via === 'call' && event.name === name) ? 'call' : 'history'),
         warn,
       );
-      await learning?.commit(warn);
+      const written = learning?.commit(waits(input) ? warn : loggingWarn);
+      if (written) {
+        // Off the round: the host's waitUntil keeps the write alive past the response; a long-lived process
+        // writes in the background (flush() waits for it). A Worker given no waitUntil would lose it: it waits.
+        if (input.waitUntil) input.waitUntil(written);
+        else if (waits(input)) await written;
+      }
       const searchTool = searchToolFor(
         catalogue.info,
         groupsKey(enabledGroups),
@@ -265,8 +276,14 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       if (sessionId !== undefined && typeof sessionId !== 'string') {
         throw new ToolSearchError('clear: sessionId must be a string, or omitted to clear every session');
       }
+      // Credit still being written would land after the store is cleared.
+      if (sessionId === undefined && learner) await (await learner()).drop();
       await store.delete(sessionId);
       if (sessionId === undefined && learner) (await learner()).clearMemory();
+    },
+
+    async flush() {
+      if (learner) await (await learner()).flush();
     },
 
     async inspectLearned() {

@@ -22,6 +22,8 @@ export interface SearchContext extends ExposureContext {
 /** The input of `prepare`: the round's context and the history as it stands. */
 export interface PrepareInput extends SearchContext {
   readonly messages?: readonly Message[] | undefined;
+  /** The request's `ctx.waitUntil` (Workers, Vercel): learned credit is then written past the response instead of before the round returns. */
+  readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 /** What the model should be sent this round. */
@@ -67,6 +69,8 @@ export interface ToolSearch extends SessionControl {
   inspectLearned(): Promise<LearnedCredit[]>;
   /** Forgets what the layer learned for a scope (the `learn` option), this layer's own by default; sessions stay. */
   forgetLearned(scope?: string): Promise<void>;
+  /** Waits until the learned credit of every round so far is in the store: call it before a clean shutdown. */
+  flush(): Promise<void>;
 }
 
 /** Host mistakes are programming errors: they throw, naming the call and the field. */
@@ -77,5 +81,9 @@ export function checkContext(input: PrepareInput, call: string): void {
   const groups = input.enabledGroups;
   if (groups !== undefined && !(Array.isArray(groups) && groups.every((g) => typeof g === 'string'))) {
     throw new ToolSearchError(`${call}: enabledGroups must be an array of strings, or omitted`);
+  }
+  const { waitUntil } = input;
+  if (waitUntil !== undefined && typeof waitUntil !== 'function') {
+    throw new ToolSearchError(`${call}: waitUntil must be a function (the request's ctx.waitUntil), or omitted`);
   }
 }

@@ -14,11 +14,12 @@ import { type Learned, learnedScores, reorder } from './score.ts';
 import { desiredCredit, sessionDelta } from './session.ts';
 import { readUnits } from './signal.ts';
 import {
+  addToBatch,
   addToShard,
-  byShard,
-  type CreditDelta,
+  type Batch,
   fade,
   headKey,
+  newBatch,
   readHead,
   readShard,
   SHARDS,
@@ -37,7 +38,8 @@ export type BaseRank = (take: number, members?: Uint8Array) => RankResult | Prom
 /** One round's learning: a change to fold into the session's record, then the credit it found to commit. */
 export interface RoundLearning {
   apply(record: DiscoveredRecord | undefined): DiscoveredRecord | undefined;
-  commit(warn: Warn): Promise<void>;
+  /** Queues the credit for the scope's next write and returns that write (undefined when there is nothing to write). */
+  commit(warn: Warn): Promise<void> | undefined;
 }
 
 /** What the layer asks of its learner. */
@@ -62,6 +64,10 @@ export interface Learner {
   forget(scope?: string): Promise<void>;
   /** Forgets what this learner holds in memory (the layer's `clear()`, which also clears the store). */
   clearMemory(): void;
+  /** Waits until every credit committed so far is written. */
+  flush(): Promise<void>;
+  /** Drops the credit not yet written and waits for the write under way (before the store is cleared). */
+  drop(): Promise<void>;
 }
 
 /**
@@ -76,7 +82,7 @@ const SESSIONS_KEPT = 1000;
 /** Queries kept tokenized: every round re-sends the history's searches. */
 const QUERIES_KEPT = 2000;
 
-const nothing: RoundLearning = { apply: (record) => record, commit: async () => {} };
+const nothing: RoundLearning = { apply: (record) => record, commit: () => undefined };
 
 /** A map that forgets its oldest entry past `max`. */
 function remember<V>(map: Map<string, V>, key: string, value: V, max: number): V {
@@ -147,18 +153,45 @@ export function createLearner(
     return { u: readHead(head.value).u, entry: (term) => entries.get(term) };
   }
 
-  /** Adds a session's delta: the clock first (its new value dates the change), then each shard it touches. */
-  async function add(delta: CreditDelta, warn: Warn): Promise<void> {
+  // Credit committed and not yet written, merged across sessions, and the write under way: a round only queues
+  // its credit, and one write per shard carries every session's that came in meanwhile.
+  let batch = newBatch();
+  let queued: Promise<void> | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  /** Writes a batch: the clock first (its new value dates the change), then each shard it touches. */
+  async function write(taken: Batch, warn: Warn): Promise<void> {
+    if (taken.shards.size === 0) return;
+    const { sessions } = taken;
     const head = readHead(
-      await shared.update(headName, (current) => ({ v: TABLE_VERSION, u: readHead(current).u + 1 }), warn),
+      sessions > 0
+        ? await shared.update(headName, (current) => ({ v: TABLE_VERSION, u: readHead(current).u + sessions }), warn)
+        : await read(headName, warn),
     );
-    keep(headName, head);
+    if (sessions > 0) keep(headName, head);
     await Promise.all(
-      [...byShard(delta)].map(async ([i, terms]) => {
+      [...taken.shards].map(async ([i, terms]) => {
         const key = shardNames[i] as string;
         keep(key, await shared.update(key, (current) => addToShard(current, terms, head.u, options), warn));
       }),
     );
+  }
+
+  /** Queues a delta; the returned promise settles once it is written (never rejects: failures are warned). */
+  function enqueue(delta: Parameters<typeof addToBatch>[1], warn: Warn): Promise<void> {
+    addToBatch(batch, delta);
+    queued ??= writing.then(async () => {
+      const taken = batch;
+      batch = newBatch();
+      queued = undefined;
+      try {
+        await write(taken, warn);
+      } catch (error) {
+        warn(`learned credit was not written: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+    writing = queued;
+    return queued;
   }
 
   return {
@@ -168,19 +201,19 @@ export function createLearner(
       const signature = units.map((unit) => `${unit.query}\u0000${unit.tools.join('\u0001')}`).join('\u0002');
       if (credited.get(sessionId) === signature) return nothing;
       const desired = desiredCredit(units, termsOf);
-      let delta: CreditDelta | undefined;
+      let delta: ReturnType<typeof sessionDelta>['delta'];
       return {
         apply(record) {
           const change = sessionDelta(record, desired);
           delta = change.delta;
           return change.record;
         },
-        async commit(warn) {
+        commit(warn) {
           remember(credited, sessionId, signature, SESSIONS_KEPT);
-          if (!delta) return;
+          if (!delta) return undefined;
           const found = delta;
           delta = undefined;
-          await add(found, warn);
+          return enqueue(found, warn);
         },
       };
     },
@@ -209,6 +242,7 @@ export function createLearner(
     },
 
     async inspect(warn) {
+      await writing;
       const [head, ...shards] = await Promise.all([
         read(headName, warn),
         ...Array.from({ length: SHARDS }, async (_, i) => readShard(await read(shardNames[i] as string, warn))),
@@ -227,7 +261,11 @@ export function createLearner(
     },
 
     async forget(which = scope) {
-      if (which === scope) cache.clear();
+      if (which === scope) {
+        batch = newBatch();
+        await writing;
+        cache.clear();
+      }
       await Promise.all([
         shared.delete(headKey(which)),
         ...Array.from({ length: SHARDS }, (_, i) => shared.delete(shardKey(which, i))),
@@ -236,7 +274,17 @@ export function createLearner(
 
     clearMemory() {
       cache.clear();
+      credited.clear();
       shared.clearMemory();
+    },
+
+    async flush() {
+      await writing;
+    },
+
+    async drop() {
+      batch = newBatch();
+      await writing;
     },
   };
 }

@@ -1,5 +1,5 @@
 // One session's part in learning: what its history credits, measured against what it already gave, so a
-// history replayed every round credits nothing twice and a session moves each (tool, term) by at most 1.
+// history replayed every round credits nothing twice and a session moves each tool by at most one search's worth.
 import type { DiscoveredRecord } from '../core/discovered.ts';
 import { RECORD_VERSION } from '../core/discovered.ts';
 import type { LearnUnit } from './signal.ts';
@@ -11,22 +11,36 @@ export const MAX_SESSION_PAIRS = 256;
 const pairKey = (tool: string, term: string) => `${tool}\n${term}`;
 const termKey = (term: string) => `\n${term}`;
 
-/** Per (tool, term) key: the largest share of one search the session's history gives the tool. */
+/** Per (tool, term) key: the share of the session's credit for the tool that goes to the term. */
 export type Desired = Map<string, { readonly tool: string; readonly term: string; readonly share: number }>;
 
-/** What the session's units ask for: per (tool, term), the largest share one search gave the tool. */
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+/**
+ * What the session's units ask for. One search gives each tool it led to 1 / (tools it led to), on each of its
+ * terms; a tool that several searches led to has that divided by their number. So a session moves a tool by at
+ * most one search's worth whatever it does: a loop of searches that each end in the same tool spreads one credit
+ * over all its words instead of giving each word a whole one. The shares depend on the whole history only, so the
+ * same history read once or at every prefix settles on the same credit.
+ */
 export function desiredCredit(units: readonly LearnUnit[], termsOf: (query: string) => readonly string[]): Desired {
-  const desired: Desired = new Map();
+  const searches = new Map<string, number>();
+  for (const unit of units) for (const tool of unit.tools) searches.set(tool, (searches.get(tool) ?? 0) + 1);
+  const sums = new Map<string, { tool: string; term: string; share: number }>();
   for (const unit of units) {
-    const share = Math.round(1000 / unit.tools.length) / 1000;
+    const part = 1 / unit.tools.length;
     for (const term of new Set(termsOf(unit.query))) {
       for (const tool of unit.tools) {
         const key = pairKey(tool, term);
-        const was = desired.get(key);
-        if (!was || was.share < share) desired.set(key, { tool, term, share });
+        const add = part / (searches.get(tool) as number);
+        const was = sums.get(key);
+        if (was) was.share += add;
+        else sums.set(key, { tool, term, share: add });
       }
     }
   }
+  const desired: Desired = new Map();
+  for (const [key, { tool, term, share }] of sums) desired.set(key, { tool, term, share: round(share) });
   return desired;
 }
 
@@ -73,5 +87,7 @@ export function sessionDelta(
   }
   if (credit.size === 0 || !next) return { record, delta: undefined };
   const base = record ?? { v: RECORD_VERSION, order: [], recent: [] };
-  return { record: { ...base, learned: next }, delta: { credit, newPairs, newTerms } };
+  // The scope's clock counts sessions: only a session's first credit moves it, however many rounds add to it.
+  const first = Object.keys(given).length === 0;
+  return { record: { ...base, learned: next }, delta: { credit, newPairs, newTerms, sessions: first ? 1 : 0 } };
 }

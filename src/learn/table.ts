@@ -31,18 +31,28 @@ export interface Shard {
   readonly x: Readonly<Record<string, TermEntry>>;
 }
 
-/** What one session adds: credit per (tool, term), the pairs it credits for the first time, the terms it first searched. */
+/** What one session adds: credit per (tool, term), the pairs it credits for the first time, the terms it first searched, and 1 when it is the session's first credit (the clock counts sessions). */
 export interface CreditDelta {
   readonly credit: ReadonlyMap<string, ReadonlyMap<string, number>>;
   readonly newPairs: ReadonlyMap<string, ReadonlySet<string>>;
   readonly newTerms: ReadonlySet<string>;
+  readonly sessions: number;
 }
 
-/** A delta's part for one term: whether the session searched it for the first time, and per tool [credit, first time]. */
+/** A term's part of one write: the sessions that searched it for the first time, and per tool [credit, new sessions]. */
 export interface TermDelta {
-  readonly searched: boolean;
-  readonly tools: Map<string, readonly [credit: number, fresh: boolean]>;
+  searched: number;
+  readonly tools: Map<string, [credit: number, fresh: number]>;
 }
+
+/** The deltas of sessions not yet written, merged: one write per shard carries every session's credit. */
+export interface Batch {
+  sessions: number;
+  readonly shards: Map<number, Map<string, TermDelta>>;
+}
+
+/** An empty batch. */
+export const newBatch = (): Batch => ({ sessions: 0, shards: new Map() });
 
 /** The key of a scope's head in the shared space. */
 export const headKey = (scope: string): string => `learn:${scope}`;
@@ -80,29 +90,36 @@ export function strength([, c, m, at]: Posting, u: number, halfLife: number): nu
   return c * left * (sessions / (sessions + 2));
 }
 
-/** A delta split by shard, then by term. */
-export function byShard(delta: CreditDelta): Map<number, Map<string, TermDelta>> {
-  const shards = new Map<number, Map<string, TermDelta>>();
+/** Merges a session's delta into a batch, by shard and then by term. */
+export function addToBatch(batch: Batch, delta: CreditDelta): void {
+  batch.sessions += delta.sessions;
   const termDelta = (term: string): TermDelta => {
     const i = shardOf(term);
-    let terms = shards.get(i);
+    let terms = batch.shards.get(i);
     if (!terms) {
       terms = new Map();
-      shards.set(i, terms);
+      batch.shards.set(i, terms);
     }
     let made = terms.get(term);
     if (!made) {
-      made = { searched: delta.newTerms.has(term), tools: new Map() };
+      made = { searched: 0, tools: new Map() };
       terms.set(term, made);
     }
     return made;
   };
-  for (const term of delta.newTerms) termDelta(term);
+  for (const term of delta.newTerms) termDelta(term).searched++;
   for (const [tool, terms] of delta.credit) {
     const fresh = delta.newPairs.get(tool);
-    for (const [term, credit] of terms) termDelta(term).tools.set(tool, [credit, fresh?.has(term) ?? false]);
+    for (const [term, credit] of terms) {
+      const { tools } = termDelta(term);
+      const was = tools.get(tool);
+      const add = fresh?.has(term) ? 1 : 0;
+      if (was) {
+        was[0] += credit;
+        was[1] += add;
+      } else tools.set(tool, [credit, add]);
+    }
   }
-  return shards;
 }
 
 /** About the UTF-8 length of a string in JSON (non-ASCII as 3 bytes), so bounding never needs a JSON.stringify. */
@@ -141,7 +158,7 @@ export function addToShard(
     for (const [tool, [credit, fresh]] of change.tools) {
       const [, c, m, touched] = tools.get(tool) ?? [tool, 0, 0, u];
       const left = fade(u, touched, halfLife);
-      tools.set(tool, [tool, round(Math.max(0, c * left + credit)), round(m * left + (fresh ? 1 : 0)), u]);
+      tools.set(tool, [tool, round(Math.max(0, c * left + credit)), round(m * left + fresh), u]);
     }
     // Each posting's strength once, not once per comparison (it takes a power).
     const kept = [...tools.values()]
@@ -156,7 +173,7 @@ export function addToShard(
       continue;
     }
     const entry: TermEntry = change.searched
-      ? [round(searched * fade(u, at, halfLife) + 1), u, kept]
+      ? [round(searched * fade(u, at, halfLife) + change.searched), u, kept]
       : [searched, at, kept];
     x[term] = entry;
     bytes += entryBytes(term, entry);

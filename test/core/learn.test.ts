@@ -144,7 +144,8 @@ describe('learn', () => {
     }
     expect(await creditOf(layer, 'calculator', 'zorblax')).toMatchObject({ credit: 1, sessions: 1 });
     // Many distinct words: at most 256 entries for the session whatever it sends, a new word taking two (the word
-    // and its pair), so at most 128 words, each credited once by one session.
+    // and its pair), so at most 128 words; and the 40 searches that each ended in calculator share one search's
+    // worth of credit, 1/40 on each word, where 40 honest sessions would give each word a whole one.
     const words = Array.from({ length: 400 }, (_, i) => `w${i}x`);
     let flood: Message[] = [];
     for (let i = 0; i < 40; i++)
@@ -152,7 +153,7 @@ describe('learn', () => {
     await layer.prepare({ sessionId: 'flood', tools, messages: flood });
     const pairs = (await layer.inspectLearned()).filter((c) => c.term.startsWith('w'));
     expect(pairs.length).toBe(128);
-    expect(Math.max(...pairs.map((c) => c.credit + c.sessions))).toBe(2);
+    expect(new Set(pairs.map((c) => `${c.credit} ${c.sessions}`))).toEqual(new Set(['0.025 1']));
   });
 
   it('learns words that are also names of object properties', async () => {
@@ -265,5 +266,86 @@ describe('learn', () => {
     await feed(layer, 4, 'rainfall', ['get_forecast']);
     expect((await top(layer, 'rainfall'))[0]).toBe('get_forecast');
     expect(warnings.filter((w) => w.includes('shared value'))).toHaveLength(1);
+  });
+
+  it('settles on the same table whether a history is read once or at every prefix, and counts each session once', async () => {
+    // Two requests in one session: the first search led to two tools, the second to one of them again.
+    const history: Message[] = [
+      ...turn('plan a trip to the coast', ['get_forecast', 'create_event'], 'a'),
+      ...turn('rainfall at the coast', ['get_forecast'], 'b'),
+    ];
+    const once = createToolSearch({ learn: { halfLife: 3 }, logger: quiet });
+    const rounds = createToolSearch({ learn: { halfLife: 3 }, logger: quiet });
+    for (const [i, query] of ['first', 'second', 'third'].entries()) {
+      const other = turn(`${query} email`, ['send_email'], `o${i}`);
+      await once.prepare({ sessionId: `o${i}`, tools, messages: other });
+      await rounds.prepare({ sessionId: `o${i}`, tools, messages: other });
+      await once.prepare({ sessionId: `s${i}`, tools, messages: history });
+      for (let end = 1; end <= history.length; end++)
+        await rounds.prepare({ sessionId: `s${i}`, tools, messages: history.slice(0, end) });
+      await Promise.all([once.flush(), rounds.flush()]);
+    }
+    const table = await once.inspectLearned();
+    expect(await rounds.inspectLearned()).toEqual(table);
+    // get_forecast was led to by both searches: half of one search's worth each, so "coast" holds a whole credit
+    // per session (1/4 + 1/2) and create_event a half; six sessions moved the clock six times.
+    const coast = table.filter((c) => c.term === 'coast');
+    expect(coast.map((c) => c.tool)).toEqual(['get_forecast', 'create_event']);
+    const fading = [1, 2, 3].reduce((sum, k) => sum + 2 ** (-(6 - 2 * k) / 3), 0);
+    expect(coast[0]?.credit).toBeCloseTo(0.75 * fading, 3);
+    expect(coast[1]?.credit).toBeCloseTo(0.5 * fading, 3);
+  });
+
+  it('writes learned credit off the round: to the host’s waitUntil, in the background, or (a Worker without it) before returning', async () => {
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const base = createMemoryStore();
+    const shared = base.shared as NonNullable<DiscoveredStore['shared']>;
+    // A shared space whose writes wait for the gate, as a slow network store's would.
+    const store: DiscoveredStore = {
+      ...base,
+      name: 'slow-shared',
+      shared: {
+        ...shared,
+        update: async (key, change) => {
+          await gate;
+          return shared.update(key, change);
+        },
+      },
+    };
+    const layer = createToolSearch({ learn: true, store, logger: quiet, storeTimeoutMs: 60_000 });
+    const handed: Promise<unknown>[] = [];
+    const round = layer.prepare({
+      sessionId: 'w',
+      tools,
+      messages: turn('umbrella', ['get_forecast']),
+      waitUntil: (promise) => handed.push(promise),
+    });
+    // The round returns while the write waits; the host's waitUntil holds it.
+    await expect(round).resolves.toMatchObject({ bypassed: false });
+    expect(handed).toHaveLength(1);
+    const inWorkers =
+      (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+    const plain = layer.prepare({ sessionId: 'p', tools, messages: turn('umbrella', ['get_forecast'], 'p') });
+    let returned = false;
+    void plain.then(() => {
+      returned = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Without waitUntil a long-lived process writes in the background; a Worker, which would drop it, waits.
+    expect(returned).toBe(!inWorkers);
+    open();
+    await plain;
+    await Promise.all(handed);
+    await layer.flush();
+    expect(await creditOf(createToolSearch({ learn: true, store }), 'get_forecast', 'umbrella')).toMatchObject({
+      credit: 2,
+      sessions: 2,
+    });
+    await expect(layer.prepare({ sessionId: 'x', tools, waitUntil: 'soon' as never })).rejects.toThrow(
+      /prepare: waitUntil must be a function/,
+    );
   });
 });

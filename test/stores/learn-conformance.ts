@@ -31,22 +31,19 @@ export function learnConformance(make: () => StoreHarness | Promise<StoreHarness
     const harness = await make();
     expect(await top(await harness.open(), 'umbrella')).toEqual([]);
     for (let i = 0; i < 3; i++) {
-      await layerOver(await harness.open()).prepare({
-        sessionId: `s${i}`,
-        tools,
-        messages: learnTurn('umbrella', 'get_forecast'),
-      });
+      // A layer per request, as a Worker makes them: flush() waits for the credit its round wrote in the background.
+      const layer = layerOver(await harness.open());
+      await layer.prepare({ sessionId: `s${i}`, tools, messages: learnTurn('umbrella', 'get_forecast') });
+      await layer.flush();
       await harness.settle?.();
     }
     expect(await top(await harness.open(), 'umbrella')).toEqual(['get_forecast']);
     const learned = await layerOver(await harness.open()).inspectLearned();
     expect(learned).toEqual([{ tool: 'get_forecast', term: 'umbrella', credit: 3, sessions: 3 }]);
     // A replayed history adds nothing, from any instance.
-    await layerOver(await harness.open()).prepare({
-      sessionId: 's0',
-      tools,
-      messages: learnTurn('umbrella', 'get_forecast'),
-    });
+    const again = layerOver(await harness.open());
+    await again.prepare({ sessionId: 's0', tools, messages: learnTurn('umbrella', 'get_forecast') });
+    await again.flush();
     await harness.settle?.();
     expect((await layerOver(await harness.open()).inspectLearned())[0]?.credit).toBe(3);
     await layerOver(await harness.open()).forgetLearned();
@@ -66,6 +63,7 @@ export function learnConformance(make: () => StoreHarness | Promise<StoreHarness
       });
       await layer.prepare({ sessionId: `b${i}`, tools: many, messages });
     }
+    await layer.flush();
     await harness.settle?.();
     const fresh = layerOver(await harness.open(), { maxBytes: 100_000 });
     const learned = await fresh.inspectLearned();
