@@ -90,6 +90,7 @@ export async function runSet(name: string, fraction: number, weights = WEIGHTS):
   const store = createMemoryStore({ maxSessions: 100_000 });
   const feeder = createToolSearch({ ...options, store, learn: { scope: name } });
   for (const [i, q] of feed.entries()) await feedSession(feeder, tools, `feed-${i}`, q);
+  await feeder.flush();
   const on = new Map<number, number>();
   for (const weight of weights) {
     on.set(

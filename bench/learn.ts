@@ -33,6 +33,7 @@ export async function learnSpeed(rounds: number): Promise<{ off: number[]; on: n
   const histories = queries.map((q) => history(q.query, q.relevant));
   // Fed: every sampled query's session taught the layer once.
   for (const [i, messages] of histories.entries()) await on.prepare({ sessionId: `feed-${i}`, tools, messages });
+  await on.flush();
   const times = {
     prepareOff: [] as number[],
     prepareOn: [] as number[],

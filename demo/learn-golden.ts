@@ -57,6 +57,8 @@ export async function evaluateLearning(
     const result = await learner.search({ sessionId, tools }, { query: q.query });
     await learner.prepare({ sessionId, tools, messages: sessionOf(q.query, result, q.expected) });
   }
+  // The rounds wrote their credit in the background; the held-out searches should see all of it.
+  await learner.flush();
   const off = createToolSearch({ ...base, store: createMemoryStore() });
   const top = async (layer: typeof off, query: string, sessionId: string) => {
     const result = await layer.search({ sessionId, tools }, { query });

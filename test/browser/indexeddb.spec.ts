@@ -215,6 +215,8 @@ async function learnInTab(arg: { query: string; tool?: string; session?: string 
       { role: 'tool' as const, toolCallId: 'c', content: 'ok' },
     ];
     await layer.prepare({ sessionId: arg.session, tools, messages });
+    // The round wrote its credit in the background; this tab's next layer reads IndexedDB afresh.
+    await layer.flush();
   }
   const result = (await layer.search({ sessionId: 'ask', tools }, { query: arg.query })) as unknown as {
     tools: { name: string }[];
