@@ -11,9 +11,15 @@ const SHOWS: Record<Mode, (body: Body) => boolean> = {
   native: (body) => deferred(body),
   inline: (body) => JSON.stringify(body).includes('tool_addition'),
 };
+// Gemini's parameters keep the tools in `config`, each entry a list of function declarations.
+const toolsOf = (body: Body): Record<string, unknown>[] => body.tools ?? (body.config as Body | undefined)?.tools ?? [];
 const names = (body: Body) =>
-  (body.tools ?? []).map((t) => (t.function as { name?: string } | undefined)?.name ?? t.name);
-const deferred = (body: Body) => (body.tools ?? []).some((t) => t.defer_loading === true || t.type === 'namespace');
+  toolsOf(body).flatMap((t) =>
+    Array.isArray(t.functionDeclarations)
+      ? t.functionDeclarations.map((d: { name?: string }) => d.name)
+      : [(t.function as { name?: string } | undefined)?.name ?? t.name],
+  );
+const deferred = (body: Body) => toolsOf(body).some((t) => t.defer_loading === true || t.type === 'namespace');
 
 /**
  * Keeps, for each provider, the modes its adapter really offers in this build: each mode is asked for on a small

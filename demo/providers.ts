@@ -1,12 +1,14 @@
 // What one round sends, as each provider's own request body, made by the provider adapters themselves: the
 // history and the catalogue are converted with the adapters' exported functions, then the adapter's prepare
 // function puts the round's tools in. Also the comparison with the last round's body, part by part.
+import type { FunctionDeclaration } from '@google/genai';
 import type { Message, Tool, ToolSearch } from 'tool-search-layer';
 import {
   messagesToAnthropicMessages,
   prepareAnthropicMessages,
   toolToAnthropicTool,
 } from 'tool-search-layer/anthropic';
+import { prepareGeminiRequest } from 'tool-search-layer/gemini';
 import {
   messagesToChatMessages,
   messagesToResponsesInput,
@@ -15,9 +17,10 @@ import {
   toolToChatTool,
   toolToResponsesTool,
 } from 'tool-search-layer/openai';
+import { messagesToGeminiContents } from './gemini-contents.ts';
 
 /** The request shapes the page shows. */
-export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic';
+export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
 
 /** How the tools reach the model: `native` is the provider's own deferred loading, `inline` Anthropic's tool additions. */
 export type Mode = 'tools' | 'bridge' | 'native' | 'inline';
@@ -31,10 +34,17 @@ export const PROVIDERS: Record<
   'openai-chat': { label: 'OpenAI Chat Completions', modes: ['tools', 'bridge'], defaultMode: 'bridge' },
   'openai-responses': { label: 'OpenAI Responses', modes: ['tools', 'bridge', 'native'], defaultMode: 'bridge' },
   anthropic: { label: 'Anthropic Messages', modes: ['tools', 'bridge', 'native', 'inline'], defaultMode: 'native' },
+  // Gemini has no deferred loading of its own, so its adapter offers the two core modes.
+  gemini: { label: 'Gemini generateContent', modes: ['tools', 'bridge'], defaultMode: 'bridge' },
 };
 
 /** The model name written into the bodies: any name does, the page never sends these. */
-const MODEL = { 'openai-chat': 'gpt-5', 'openai-responses': 'gpt-5', anthropic: 'claude-sonnet-4-5' } as const;
+const MODEL = {
+  'openai-chat': 'gpt-5',
+  'openai-responses': 'gpt-5',
+  anthropic: 'claude-sonnet-4-5',
+  gemini: 'gemini-3-flash',
+} as const;
 
 /** What a round's body is made from. */
 export interface RoundInput {
@@ -51,6 +61,14 @@ export interface RoundInput {
 const chatTools = new WeakMap<readonly Tool[], unknown[]>();
 const responsesTools = new WeakMap<readonly Tool[], unknown[]>();
 const anthropicTools = new WeakMap<readonly Tool[], unknown[]>();
+const geminiDeclarations = new WeakMap<readonly Tool[], unknown[]>();
+
+/** A layer tool as a Gemini declaration; the adapter sends its own copy in Gemini's schema subset. */
+const toDeclaration = (tool: Tool): FunctionDeclaration => ({
+  name: tool.name,
+  ...(tool.description !== undefined && { description: tool.description }),
+  parametersJsonSchema: tool.parameters ?? { type: 'object', properties: {} },
+});
 
 function memo(cache: WeakMap<readonly Tool[], unknown[]>, tools: readonly Tool[], make: (t: Tool) => unknown) {
   let made = cache.get(tools);
@@ -97,18 +115,39 @@ export async function requestBody(provider: Provider, mode: Mode, input: RoundIn
     };
     return { ...(await prepareResponse(input.layer, body, options)) };
   }
+  if (provider === 'gemini') {
+    const functionDeclarations: FunctionDeclaration[] = memo(geminiDeclarations, input.tools, toDeclaration);
+    const config = { systemInstruction: input.system, tools: [{ functionDeclarations }] };
+    const params = { model: MODEL[provider], contents: messagesToGeminiContents(input.messages), config };
+    return { ...(await prepareGeminiRequest(input.layer, params, options)) };
+  }
   const tools = memo(anthropicTools, input.tools, (tool) => toolToAnthropicTool(tool));
   const { messages } = messagesToAnthropicMessages(input.messages);
   const body = { model: MODEL[provider], max_tokens: 1024, system: input.system, tools, messages };
   return { ...(await prepareAnthropicMessages(input.layer, body, options)) };
 }
 
-/** The order a provider's prompt cache reads a body in: a change here invalidates everything after it. */
+/**
+ * The order a provider's prompt cache reads a body in: a change here invalidates everything after it. Gemini's
+ * parameters hold the tools and the system instruction in `config`, which the client sends at the top level.
+ */
 const CACHE_ORDER: Record<Provider, readonly string[]> = {
   'openai-chat': ['tools', 'messages'],
   'openai-responses': ['tools', 'instructions', 'input'],
   anthropic: ['tools', 'system', 'messages'],
+  gemini: ['config.tools', 'config.systemInstruction', 'contents'],
 };
+
+/** A body's fields by path: the top-level ones, with the fields of Gemini's `config` as `config.<name>`. */
+function fieldsOf(body: Record<string, unknown>): Map<string, unknown> {
+  return new Map(
+    Object.entries(body).flatMap(([key, value]): [string, unknown][] =>
+      key === 'config' && typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? Object.entries(value).map(([inner, field]): [string, unknown] => [`config.${inner}`, field])
+        : [[key, value]],
+    ),
+  );
+}
 
 /** One part of a body (a tool, a message, a scalar field) and how it compares with the last round's body. */
 export interface BodyPart {
@@ -129,9 +168,10 @@ export interface BodyDiff {
 }
 
 function partsOf(provider: Provider, body: Record<string, unknown>): BodyPart[] {
-  const keys = [...CACHE_ORDER[provider], ...Object.keys(body).filter((k) => !CACHE_ORDER[provider].includes(k))];
+  const fields = fieldsOf(body);
+  const keys = [...CACHE_ORDER[provider], ...[...fields.keys()].filter((k) => !CACHE_ORDER[provider].includes(k))];
   return keys.flatMap((key) => {
-    const value = body[key];
+    const value = fields.get(key);
     if (value === undefined) return [];
     if (!Array.isArray(value)) return [{ path: key, json: JSON.stringify(value), status: 'same' as const }];
     return value.map((item, i) => ({ path: `${key}[${i}]`, json: JSON.stringify(item), status: 'same' as const }));

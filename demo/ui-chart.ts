@@ -22,7 +22,10 @@ const LABELS: Record<CostMode, string> = {
 };
 
 /** The cost model's provider for a request shape. */
-const costProvider = (provider: Provider): CostProvider => (provider === 'anthropic' ? 'anthropic' : 'openai');
+const costProvider = (provider: Provider): CostProvider =>
+  provider === 'anthropic' || provider === 'gemini' ? provider : 'openai';
+
+const CACHE_RULES: Record<CostProvider, string> = { anthropic: "Anthropic's", openai: "OpenAI's", gemini: "Gemini's" };
 
 /** Tokens of the tools block per round: the plain list, then each core mode the library has. */
 export function tokenData(rounds: readonly Round[]): ChartData {
@@ -99,7 +102,7 @@ export function renderCharts(
   const cost = costData(rounds, provider, keep);
   drawChart(byId('cost-chart'), byId<HTMLTableElement>('cost-table'), cost);
   byId('cost-caption').textContent =
-    `What the session so far costs in each mode under ${costProvider(provider) === 'anthropic' ? "Anthropic's" : "OpenAI's"} cache rules (token-equivalents at the base input price, from tool-search-layer/cost)`;
+    `What the session so far costs in each mode under ${CACHE_RULES[costProvider(provider)]} cache rules (token-equivalents at the base input price, from tool-search-layer/cost)`;
   const last = rounds.at(-1);
   const input = last && costInput(last, provider, keep);
   const advice = byId('cost-advice');

@@ -9,7 +9,10 @@ import { byteLength, prefixSchema, sessionKey, sharedKey } from './keys.ts';
 
 /** Options of the Durable Object store. */
 export interface DurableObjectStoreOptions {
-  /** The object's storage, `this.ctx.storage`, which this store shares with the object's own data. */
+  /**
+   * The object's storage, `this.ctx.storage`, which this store shares with the object's own data. Only `get`, `put`,
+   * `delete` and `list` are required; the synchronous `kv` API of SQLite-backed objects is used when it works.
+   */
   readonly storage: DurableObjectStorage;
   /** Prefix of every key this store writes, lists and deletes. Default `'tsl:'`. */
   readonly prefix?: string;
@@ -32,16 +35,24 @@ const DELETE_BATCH = 128;
 // object (one per request, say) queue their read-apply-write instead of interleaving them.
 const queues = /* @__PURE__ */ new WeakMap<DurableObjectStorage, Map<string, Promise<unknown>>>();
 
+// The asynchronous methods this store calls. `sql` and `kv` (SQLite-backed objects) are used when they work and are
+// not required, so a test double or a wrapper needs only these four.
+const STORAGE_METHODS = ['get', 'put', 'delete', 'list'] as const;
+
+/** The methods of STORAGE_METHODS that `value` lacks (all of them when it is not an object). */
+const missingMethods = (value: unknown): string[] =>
+  STORAGE_METHODS.filter(
+    (method) => typeof value !== 'object' || value === null || typeof Reflect.get(value, method) !== 'function',
+  );
+
 const schema = v.strictObject(
   {
     storage: v.custom<DurableObjectStorage>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        ['get', 'put', 'delete', 'list', 'transaction'].every(
-          (method) => typeof (value as Record<string, unknown>)[method] === 'function',
-        ),
-      'must be a DurableObjectStorage (this.ctx.storage)',
+      (value) => missingMethods(value).length === 0,
+      (issue) =>
+        `must be a DurableObjectStorage (this.ctx.storage): it lacks ${missingMethods(issue.input)
+          .map((method) => `${method}()`)
+          .join(', ')}`,
     ),
     prefix: prefixSchema,
     ttlSeconds: ttlSchema,

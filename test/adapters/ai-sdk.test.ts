@@ -550,7 +550,8 @@ describe('toLayerMessages for the append-only exposures', () => {
         content: null,
         toolCalls: [
           { id: 'a', name: 'call_tool', arguments: '{"name":"send_email","arguments":{}}' },
-          { id: 'b', name: 'search_tools' },
+          // The query too: learning credits it to the tools called after the search.
+          { id: 'b', name: 'search_tools', arguments: '{"query":"x"}' },
         ],
       },
       { role: 'tool', toolCallId: 'b', content: '{"tools":[{"name":"one"},{"name":"two"}]}' },

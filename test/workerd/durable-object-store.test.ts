@@ -146,9 +146,48 @@ for (const host of ['SQLITE_HOST', 'KEY_VALUE_HOST'] as const) {
   });
 }
 
+// Issue 42: a storage with get, put, delete and list (a test double, a wrapper) was refused for lacking transaction(),
+// which the store never calls. Over the real storage's four methods alone, bound, the store does all it does.
+describe('durable-object store over only get, put, delete and list', () => {
+  const fourOf = (storage: DurableObjectStorage) =>
+    ({
+      get: storage.get.bind(storage),
+      put: storage.put.bind(storage),
+      delete: storage.delete.bind(storage),
+      list: storage.list.bind(storage),
+    }) as unknown as DurableObjectStorage;
+
+  for (const host of ['SQLITE_HOST', 'KEY_VALUE_HOST'] as const) {
+    it(`reads, updates, expires, deletes and clears (${host})`, async () => {
+      const stub = objectOf(host);
+      let time = 0;
+      const result = await inObject(stub, async (storage) => {
+        const store = createDurableObjectStore({ storage: fourOf(storage), ttlSeconds: 60, now: () => time });
+        await Promise.all(['a', 'b', 'c'].map((name) => store.update('s', append(name))));
+        await store.update('gone', append('x'));
+        await sharedOf(store).update('k', () => 1);
+        const before = [await store.get('s'), await sharedOf(store).get('k')];
+        time = 60_000;
+        const expired = await store.get('gone');
+        await store.delete('s');
+        const deleted = await store.get('s');
+        await store.update('t', append('y'));
+        await store.clear();
+        return { before, expired, deleted, left: [...(await storage.list({ prefix: 'tsl:' })).keys()] };
+      });
+      expect(result).toEqual({ before: [['a', 'b', 'c'], 1], expired: undefined, deleted: undefined, left: [] });
+    });
+  }
+});
+
 it('rejects bad options, naming the path and the reason', () => {
-  expect(() => createDurableObjectStore({ storage: {} as DurableObjectStorage })).toThrow(/"storage": must be/);
-  const storage = { get() {}, put() {}, delete() {}, list() {}, transaction() {} } as unknown as DurableObjectStorage;
+  expect(() => createDurableObjectStore({ storage: {} as DurableObjectStorage })).toThrow(
+    '"storage": must be a DurableObjectStorage (this.ctx.storage): it lacks get(), put(), delete(), list()',
+  );
+  const partial = { get() {}, put() {}, list: 'no' } as unknown as DurableObjectStorage;
+  expect(() => createDurableObjectStore({ storage: partial })).toThrow(/: it lacks delete\(\), list\(\)$/);
+  expect(() => createDurableObjectStore({ storage: null as never })).toThrow(/it lacks get\(\), put\(\)/);
+  const storage = { get() {}, put() {}, delete() {}, list() {} } as unknown as DurableObjectStorage;
   expect(() => createDurableObjectStore({ storage, prefix: '' })).toThrow(/"prefix": must not be empty/);
   expect(() => createDurableObjectStore({ storage, ttlSeconds: 0 })).toThrow(
     /createDurableObjectStore: invalid option "ttlSeconds": must be 1 or more/,

@@ -1,6 +1,6 @@
 // A Cloudflare Agents SDK agent with tool search over the MCP servers it is connected to: the sessions'
 // discovered tools in its own Durable Object storage, the MCP tools through `this.mcp`, the AI SDK's loop.
-// docs/cloudflare-agents.md shows this file as it is (test/node/readme.test.ts checks that).
+// The README and docs/cloudflare-agents.md show this file as it is, and a test holds them to it.
 import { Agent } from 'agents';
 import { generateText, type LanguageModel, type ModelMessage, stepCountIs } from 'ai';
 import { createToolSearch } from 'tool-search-layer';

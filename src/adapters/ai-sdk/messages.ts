@@ -74,14 +74,42 @@ function toolMessage(part: Part): Message | undefined {
  * `tool-result` parts) to the layer's `Message[]`. Malformed messages and parts are skipped, never thrown on.
  */
 export function toLayerMessages(messages: readonly ModelMessage[] | undefined): Message[] {
-  return readMessages(messages, new Set());
+  return readMessages(messages);
 }
 
-/** toLayerMessages, reading calls of the names in `searchAliases` (OpenAI's `tool_search`) as `search_tools` calls. */
-export function readMessages(
-  messages: readonly ModelMessage[] | undefined,
-  searchAliases: ReadonlySet<string>,
-): Message[] {
+/** What makes a tool call a search: its name is one of `aliases` (OpenAI's `tool_search`), or `is` says so. */
+export interface SearchCalls {
+  /** Names read as `search_tools` whose input wraps the search's arguments (`{ arguments, call_id }`). */
+  readonly aliases?: ReadonlySet<string> | undefined;
+  /** Any other call read as a search, its input as the search's arguments (the SDK's own `toolSearch()`). */
+  readonly is?: ((toolName: string, input: unknown, toolCallId: string) => boolean) | undefined;
+}
+
+/** A part's input as an object or JSON text, or undefined. */
+function parsedInput(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A call's arguments as the layer reads them: JSON text. */
+const argumentsText = (input: unknown): string => (typeof input === 'string' ? input : json(input));
+
+/** The arguments of a search call, read where the provider put them (one level down for OpenAI's `tool_search`). */
+function searchArguments(input: unknown, wrapped: boolean): string {
+  if (!wrapped) return argumentsText(input);
+  const parsed = parsedInput(input);
+  return isObject(parsed) && 'arguments' in parsed ? argumentsText(parsed.arguments) : argumentsText(input);
+}
+
+/**
+ * toLayerMessages, reading calls of the names in `searches.aliases` (OpenAI's `tool_search`) and those `searches.is`
+ * picks as `search_tools` calls, with their queries: learning reads them.
+ */
+export function readMessages(messages: readonly ModelMessage[] | undefined, searches: SearchCalls = {}): Message[] {
   const out: Message[] = [];
   if (!Array.isArray(messages)) return out;
   for (const message of messages as readonly unknown[]) {
@@ -93,15 +121,18 @@ export function readMessages(
       const parts = Array.isArray(content) ? (content as unknown[]).filter(isObject) : [];
       const toolCalls: ToolCall[] = [];
       for (const part of parts) {
-        if (part.type === 'tool-call' && typeof part.toolCallId === 'string' && typeof part.toolName === 'string') {
-          const name = searchAliases.has(part.toolName) ? SEARCH_TOOL_NAME : part.toolName;
-          // A bridged call is a use of the tool its arguments name, so the layer reads them.
-          const args =
-            name === CALL_TOOL_NAME
-              ? { arguments: typeof part.input === 'string' ? part.input : json(part.input) }
-              : {};
-          toolCalls.push({ id: part.toolCallId, name, ...args });
+        if (part.type !== 'tool-call' || typeof part.toolCallId !== 'string' || typeof part.toolName !== 'string') {
+          continue;
         }
+        const { toolCallId: id, toolName, input } = part;
+        const alias = searches.aliases?.has(toolName) === true;
+        if (alias || toolName === SEARCH_TOOL_NAME || searches.is?.(toolName, parsedInput(input), id)) {
+          // A search's query is what learning credits to the tools called after it.
+          toolCalls.push({ id, name: SEARCH_TOOL_NAME, arguments: searchArguments(input, alias) });
+        } else if (toolName === CALL_TOOL_NAME) {
+          // A bridged call is a use of the tool its arguments name, so the layer reads them.
+          toolCalls.push({ id, name: toolName, arguments: argumentsText(input) });
+        } else toolCalls.push({ id, name: toolName });
       }
       out.push({ role: 'assistant', content: text(content) ?? null, ...(toolCalls.length > 0 && { toolCalls }) });
       // Provider-executed tools answer inside the assistant message.

@@ -36,7 +36,7 @@ export interface StepOptions {
   readonly checkRepaired: (messages: readonly ModelMessage[]) => void;
 }
 
-const SEARCH_ALIASES: ReadonlySet<string> = new Set([OPENAI_TOOL_SEARCH]);
+const SEARCHES = { aliases: new Set([OPENAI_TOOL_SEARCH]) };
 
 /** Creates the prepareStep of one withToolSearch. */
 export function createPrepareStep(
@@ -86,7 +86,7 @@ export function createPrepareStep(
     const prepared = await layer.prepare({
       sessionId: options.sessionId,
       tools: round,
-      messages: readMessages(step.messages, SEARCH_ALIASES),
+      messages: readMessages(step.messages, SEARCHES),
       enabledGroups,
       exposure: exposure === 'bridge' ? 'bridge' : 'tools',
     });

@@ -3,7 +3,9 @@ import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { ToolSearchError } from '../../core/errors.ts';
 import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
+import type { Message } from '../../core/types.ts';
 import { CALL_TOOL_NAME, type Exposure } from '../../exposure/mode.ts';
+import { createCallMemory, fromLast } from '../call-memory.ts';
 import type { McpCatalogue, McpTool } from './catalogue.ts';
 import type { McpCallToolResult, McpRequestOptions, McpToolAnnotations } from './types.ts';
 
@@ -27,7 +29,10 @@ export type McpContext = Omit<SearchContext, 'tools'>;
 /** The layer bound to an MCP catalogue. */
 export interface McpRouter {
   readonly catalogue: McpCatalogue;
-  /** `layer.prepare` over the catalogue's current tools. */
+  /**
+   * `layer.prepare` over the catalogue's current tools. Without `messages`, the layer reads the session's last search
+   * and the calls after it as this router answered them, so the `learn` option works with no history passed.
+   */
   prepare(input: Omit<PrepareInput, 'tools'>): Promise<PrepareResult>;
   /** `layer.search` over the catalogue, each found tool with its server and annotations. */
   search(context: McpContext, args: unknown): Promise<McpSearchResult | SearchErrorResult>;
@@ -109,27 +114,63 @@ export function createMcpRouter(layer: ToolSearch, catalogue: McpCatalogue, opti
     return { ...result, tools: result.tools.map((found) => decorate(found, byName.get(found.name))) };
   };
 
+  // The calls this router answered, per session, from the last search on: what a host that passes no messages to
+  // `prepare` would otherwise never hand the learner.
+  const answered = createCallMemory();
+  let calls = 0;
+  const remember = (context: McpContext, name: string, args: unknown, result: McpCallToolResult) => {
+    if (typeof context?.sessionId !== 'string') return;
+    const id = `mcp_${++calls}`;
+    const text = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+    const first = result.content?.[0];
+    const turn: Message[] = [
+      ...answered.get(context.sessionId),
+      { role: 'assistant', content: null, toolCalls: [{ id, name, arguments: text }] },
+      { role: 'tool', toolCallId: id, content: first?.type === 'text' ? first.text : '' },
+    ];
+    const searched = (message: Message) => message.toolCalls?.some((call) => call.name === SEARCH_TOOL_NAME) === true;
+    answered.set(context.sessionId, fromLast(turn, searched));
+  };
+
+  async function answer(
+    context: McpContext,
+    name: string,
+    args: unknown,
+    requestOptions: McpRequestOptions | undefined,
+  ): Promise<McpCallToolResult> {
+    if (name === SEARCH_TOOL_NAME) {
+      const result = await search(context, args);
+      return textResult(result, 'error' in result);
+    }
+    if (name === CALL_TOOL_NAME && withTools(context).exposure === 'bridge') {
+      const bridged = await layer.callTool(withTools(context), args, { onUndiscoveredCall: mode });
+      if (!bridged.ok) return textResult(bridged.result, true);
+      return catalogue.call(bridged.name, { ...bridged.arguments }, requestOptions);
+    }
+    const check = await layer.checkCall(withTools(context), name, { onUndiscoveredCall: mode });
+    if (!check.ok) return textResult(check.result, true);
+    const parsed = argumentsOf(args);
+    if (!parsed) {
+      return textResult({ error: `The arguments of "${name}" must be a JSON object; nothing was called.` }, true);
+    }
+    return catalogue.call(name, parsed, requestOptions);
+  }
+
   return {
     catalogue,
-    prepare: (input) => layer.prepare(withTools(input)),
+    prepare: (input) =>
+      layer.prepare(
+        withTools(
+          input?.messages === undefined && typeof input?.sessionId === 'string'
+            ? { ...input, messages: answered.get(input.sessionId) }
+            : input,
+        ),
+      ),
     search,
     async call(context, name, args, requestOptions) {
-      if (name === SEARCH_TOOL_NAME) {
-        const result = await search(context, args);
-        return textResult(result, 'error' in result);
-      }
-      if (name === CALL_TOOL_NAME && withTools(context).exposure === 'bridge') {
-        const bridged = await layer.callTool(withTools(context), args, { onUndiscoveredCall: mode });
-        if (!bridged.ok) return textResult(bridged.result, true);
-        return catalogue.call(bridged.name, { ...bridged.arguments }, requestOptions);
-      }
-      const check = await layer.checkCall(withTools(context), name, { onUndiscoveredCall: mode });
-      if (!check.ok) return textResult(check.result, true);
-      const parsed = argumentsOf(args);
-      if (!parsed) {
-        return textResult({ error: `The arguments of "${name}" must be a JSON object; nothing was called.` }, true);
-      }
-      return catalogue.call(name, parsed, requestOptions);
+      const result = await answer(context, name, args, requestOptions);
+      remember(context, name, args, result);
+      return result;
     },
   };
 }

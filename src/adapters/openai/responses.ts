@@ -12,6 +12,7 @@ import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts
 import { ToolSearchError } from '../../core/errors.ts';
 import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
 import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../tool-limit.ts';
+import { rememberCalls, roundHistory } from './chain.ts';
 import { type DescribeGroup, nativePlan } from './native.ts';
 import { answerToolSearch, loadItems } from './native-answer.ts';
 import type { PreparedBody } from './prepared.ts';
@@ -106,10 +107,15 @@ export async function prepareResponse<B extends ResponsesBody>(
   options: ResponsesOptions,
 ): Promise<PreparedBody<B, ResponsesTool>> {
   const converted = convertResponsesTools(body.tools, options.groupOf);
-  const prepared = await layer.prepare({
-    ...coreContext(options, converted.tools),
-    messages: responsesInputToMessages(body.input, body.instructions),
-  });
+  // With previous_response_id the input holds only new items: the calls they answer come from the adapter's memory.
+  const chained = typeof body.previous_response_id === 'string' && body.previous_response_id !== '';
+  const messages = roundHistory(
+    layer,
+    options.sessionId,
+    chained,
+    responsesInputToMessages(body.input, body.instructions),
+  );
+  const prepared = await layer.prepare({ ...coreContext(options, converted.tools), messages });
   const native = !prepared.bypassed && exposureOf(options) === 'native';
   const tools = native
     ? nativePlan(layer, converted, options).tools
@@ -135,6 +141,8 @@ export async function answerResponseToolCall(
 ): Promise<ResponseInputItem[]> {
   const converted = convertResponsesTools(options.tools, options.groupOf);
   const context = coreContext(options, converted.tools);
+  // A round sent with previous_response_id will carry this call's output but not the call: learning needs both.
+  rememberCalls(layer, options.sessionId, responsesInputToMessages([item as ResponseInputItem]));
   if (item.type === 'tool_search_call') {
     return answerToolSearch(layer, context, item, nativePlan(layer, converted, options).placed);
   }
