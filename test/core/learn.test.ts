@@ -416,4 +416,22 @@ describe('learn', () => {
     expect(await store.shared?.get('learn:off:m:0')).toBeUndefined();
     expect(await off.inspectLearned()).not.toEqual([]);
   });
+
+  it('lets one session reorder a small catalogue: its word counts for little, not for nothing (docs/ranking.md)', async () => {
+    const six = [
+      { name: 'get_weather', description: 'Current weather conditions for a city' },
+      { name: 'get_forecast', description: 'Weather forecast for the next days' },
+      { name: 'send_email', description: 'Send an email message' },
+      { name: 'read_inbox', description: 'List the newest messages' },
+      { name: 'create_event', description: 'Create a calendar event' },
+      { name: 'calculator', description: 'Evaluate an arithmetic expression' },
+    ];
+    const layer = createToolSearch({ learn: true, logger: quiet });
+    const first = async () =>
+      names(ok(await layer.search({ sessionId: `q${Math.random()}`, tools: six }, { query: 'weather' })).tools)[0];
+    expect(await first()).toBe('get_weather');
+    await layer.prepare({ sessionId: 'one', tools: six, messages: turn('weather', ['get_forecast']) });
+    await layer.flush();
+    expect(await first()).toBe('get_forecast');
+  });
 });
