@@ -62,6 +62,24 @@ describe('item 1: a bypassed round never sends a repeated name', () => {
     });
   }
 
+  it('keeps the caller’s own cache_control, and adds none where four breakpoints are already set', async () => {
+    const layer = createToolSearch(quiet());
+    const own = { messages: [], tools, cache_control: { type: 'ephemeral' as const, ttl: '1h' as const } };
+    expect((await prepareAnthropicMessages(layer, own, { sessionId: 'c1' })).cache_control).toEqual(own.cache_control);
+    const mark = { type: 'ephemeral' as const };
+    const full = {
+      system: [1, 2, 3, 4].map((n) => ({ type: 'text' as const, text: `part ${n}`, cache_control: mark })),
+      messages: [{ role: 'user' as const, content: 'hello' }],
+      tools,
+    };
+    expect(await prepareAnthropicMessages(layer, full, { sessionId: 'c2', exposure: 'bridge' })).not.toHaveProperty(
+      'cache_control',
+    );
+    const room = { ...full, system: full.system.slice(0, 3) };
+    const prepared = await prepareAnthropicMessages(layer, room, { sessionId: 'c3', exposure: 'bridge' });
+    expect(Reflect.get(prepared, 'cache_control')).toEqual(mark);
+  });
+
   it('a round without repeats is sent as the caller gave it', async () => {
     const layer = createToolSearch(quiet());
     const body = { messages: [], tools: tools.slice(0, 3) };

@@ -94,7 +94,7 @@ afterEach(async () => {
 });
 
 /** Runs the session as an app would: keep its own history, prepare each round, answer each tool_use. */
-async function runSession(exposure: AnthropicExposure, layer: ToolSearch) {
+async function runSession(exposure: AnthropicExposure, layer: ToolSearch, extra: { promptCache?: boolean } = {}) {
   const replies: { content: unknown }[] = [];
   const scripted = script(exposure);
   provider = await startMockProvider((request, round) => {
@@ -108,7 +108,7 @@ async function runSession(exposure: AnthropicExposure, layer: ToolSearch) {
     ran.push(call);
     return `ran ${call.name}`;
   };
-  const options = { sessionId: `session-${exposure}`, groupOf, exposure };
+  const options = { sessionId: `session-${exposure}`, groupOf, exposure, ...extra };
   const messages: AnthropicMessage[] = [{ role: 'user', content: 'Plan my rainy week.' }];
   for (let round = 0; round < 12; round++) {
     const body = {
@@ -147,13 +147,22 @@ for (const exposure of ['native', 'bridge', 'inline'] as const) {
       expect(provider.requests).toHaveLength(12);
       for (let i = 1; i < provider.requests.length; i++) {
         const [before, after] = [provider.body(i - 1), provider.body(i)];
-        for (const key of ['system', 'tools', 'tool_choice', 'thinking'])
+        for (const key of ['system', 'tools', 'tool_choice', 'thinking', 'cache_control'])
           expect(part(after, key)).toBe(part(before, key));
         const earlier = before.messages as unknown[];
         const now = after.messages as unknown[];
         expect(now.length).toBeGreaterThan(earlier.length);
         for (let m = 0; m < earlier.length; m++) expect(JSON.stringify(now[m])).toBe(JSON.stringify(earlier[m]));
       }
+    });
+
+    it('turns on the prompt cache every round (a top-level breakpoint on the last block), unless told not to', async () => {
+      const { provider } = await runSession(exposure, createToolSearch({ logger: recordingLogger() }));
+      for (let i = 0; i < provider.requests.length; i++)
+        expect(provider.body(i).cache_control).toEqual({ type: 'ephemeral' });
+      const off = await runSession(exposure, createToolSearch({ logger: recordingLogger() }), { promptCache: false });
+      for (let i = 0; i < off.provider.requests.length; i++)
+        expect(off.provider.body(i)).not.toHaveProperty('cache_control');
     });
 
     it('sends each assistant turn back exactly as returned, thinking blocks and signatures included', async () => {

@@ -29,6 +29,40 @@ const EXPOSURES: readonly AnthropicExposure[] = ['native', 'bridge', 'inline', '
 export interface AnthropicOptions extends ProviderOptions<AnthropicExposure> {
   /** @deprecated `native: true` is `exposure: 'native'`, `native: false` is `exposure: 'tools'`. */
   readonly native?: boolean | undefined;
+  /**
+   * Turns on Anthropic's prompt cache for every round (a top-level `cache_control`, which puts a breakpoint on the
+   * last cacheable block; the append-only modes keep each round's prefix cached for the next). Default true; left
+   * alone when the body has its own top-level `cache_control` or already four breakpoints, and in a round the layer
+   * steps aside from (sent as the caller gave it).
+   */
+  readonly promptCache?: boolean | undefined;
+}
+
+/** Breakpoints the API takes in one request. */
+const MAX_BREAKPOINTS = 4;
+
+/** The `cache_control` marks already in a body's system, tools and messages. */
+function breakpoints(body: { system?: unknown; tools?: unknown; messages?: unknown }): number {
+  let count = 0;
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (typeof value === 'object' && value !== null) {
+      if ((value as { cache_control?: unknown }).cache_control) count++;
+      const { content } = value as { content?: unknown };
+      if (Array.isArray(content)) visit(content);
+    }
+  };
+  visit(body.system);
+  visit(body.tools);
+  visit(body.messages);
+  return count;
+}
+
+/** The body with the prompt cache on, unless the caller chose otherwise or has no breakpoint left for it. */
+function withPromptCache<T extends object>(body: T, options: AnthropicOptions): T {
+  if (options.promptCache === false || 'cache_control' in body) return body;
+  if (breakpoints(body) >= MAX_BREAKPOINTS) return body;
+  return { ...body, cache_control: { type: 'ephemeral' } };
 }
 
 /** The core's context for a call in this mode: the core runs 'bridge' itself, every other mode on top of 'tools'. */
@@ -123,12 +157,16 @@ export async function prepareAnthropicMessages<B extends AnthropicMessagesBody>(
     ]);
     // The one published limit: tool search's catalogue. Other modes send fewer tools than native does.
     checkToolLimit(layer, options.sessionId, ANTHROPIC_SEARCH_LIMIT, tools.length);
-    return { ...body, tools };
+    return withPromptCache({ ...body, tools }, options);
   }
   if (exposure !== 'inline') {
-    return { ...body, tools: unique([...prepared.tools.map(original), ...converted.passthrough]) };
+    return withPromptCache(
+      { ...body, tools: unique([...prepared.tools.map(original), ...converted.passthrough]) },
+      options,
+    );
   }
-  return inlineBody(body, converted, prepared.tools, { direct: layer.options.alwaysDirectTools, original });
+  const direct = layer.options.alwaysDirectTools;
+  return withPromptCache(inlineBody(body, converted, prepared.tools, { direct, original }), options);
 }
 
 /** `tool_reference` blocks that load these tools (native mode). */
