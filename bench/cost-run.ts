@@ -24,6 +24,7 @@ import {
   priceRecorded,
   type Recorded,
   responsesNativeSession,
+  type SessionScript,
   SYSTEM,
   sessionScript,
 } from './cost-sessions.ts';
@@ -78,6 +79,16 @@ function measuredShape(none: readonly Recorded[], catalogueTokens: number) {
   };
 }
 
+/**
+ * The floor of a session: the host knew which tools it would use and sent only those, inline, from the first
+ * request; the same script run with no layer over those tools alone, recorded and priced like the others.
+ */
+export async function floorCost(provider: Provider, tools: readonly BenchTool[], script: SessionScript) {
+  const used = tools.filter((t) => script.finds.some((f) => f.name === t.name));
+  const run = provider === 'anthropic' ? anthropicSession : provider === 'gemini' ? geminiSession : chatSession;
+  return priceRecorded(provider, await run('none', used, script)).cost;
+}
+
 /** Every session measured and estimated; the table rows get the measured costs beside the estimates. */
 export async function measureCost(
   catalogues: readonly CostCatalogue[],
@@ -122,6 +133,7 @@ export async function measureCost(
             gap: ((estimate - measured) / measured) * 100,
           });
         }
+        row.floor = await floorCost(provider, c.tools, script);
         const priced = Object.entries(row.estimated).filter((e): e is [CostMode, number] => e[1] !== null);
         row.cheapest = priced.reduce((best, e) => (e[1] < best[1] ? e : best))[0];
       }

@@ -66,6 +66,11 @@ export interface CostRow {
   estimated: Record<CostMode, number | null>;
   /** Filled by bench/cost-sessions.ts: the recorded sessions priced the same way. */
   measured?: Partial<Record<CostMode, number | null>>;
+  /**
+   * Filled by bench/cost-run.ts: the floor, the same recorded session with only the tools it uses sent inline from
+   * the first request (no search, no extra round), priced the same way. No layer can cost less.
+   */
+  floor?: number;
   cheapest: CostMode;
 }
 
@@ -122,11 +127,29 @@ export function breakEven(provider: Provider, turns: number, discoveries: number
   return high;
 }
 
+/** The exposure each provider's adapter uses when the host names none (Anthropic native, OpenAI and Gemini bridge). */
+export const DEFAULT_EXPOSURE: Readonly<Record<Provider, CostMode>> = {
+  anthropic: 'native',
+  openai: 'bridge',
+  gemini: 'bridge',
+};
+
+/** The measured cost of a row's default exposure over its floor; undefined before both are measured. */
+export function floorRatio(row: CostRow): number | undefined {
+  const cost = row.measured?.[DEFAULT_EXPOSURE[row.provider]];
+  return cost === null || cost === undefined || !row.floor ? undefined : cost / row.floor;
+}
+
 const k = (n: number | null | undefined) => (n === null || n === undefined ? '–' : `${(n / 1000).toFixed(1)}k`);
 
 /** The cost table: one row per catalogue, session and provider; estimated (and measured) cost per mode. */
 export function costTable(rows: readonly CostRow[]): Table {
   const measured = rows.some((r) => r.measured);
+  const floored = rows.some((r) => r.floor !== undefined);
+  const ratio = (row: CostRow) => {
+    const r = floorRatio(row);
+    return r === undefined ? '–' : `${r.toFixed(2)}x (${DEFAULT_EXPOSURE[row.provider]})`;
+  };
   const cell = (row: CostRow, mode: CostMode) => {
     const estimate = k(row.estimated[mode]);
     const recorded = row.measured?.[mode];
@@ -134,7 +157,15 @@ export function costTable(rows: readonly CostRow[]): Table {
   };
   return {
     title: 'Cost of a session per exposure mode (token-equivalents at the base input price)',
-    columns: ['catalogue', 'rounds', 'discoveries', 'provider', ...COST_MODES, 'cheapest'],
+    columns: [
+      'catalogue',
+      'rounds',
+      'discoveries',
+      'provider',
+      ...COST_MODES,
+      'cheapest',
+      ...(floored ? ['floor', 'default ÷ floor'] : []),
+    ],
     rows: rows.map((r) => [
       r.catalogue,
       String(r.turns),
@@ -142,10 +173,16 @@ export function costTable(rows: readonly CostRow[]): Table {
       r.provider,
       ...COST_MODES.map((m) => cell(r, m)),
       r.cheapest,
+      ...(floored ? [k(r.floor), ratio(r)] : []),
     ]),
     notes: [
       "none: every tool sent every round (no layer); tools, bridge, native: the exposure modes of SPEC 11 (native: the provider's own deferral; Gemini has none).",
       "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x in 128-token steps from 1,024, output 8x; Gemini: reads 0.1x from 4,096, output 6x); 5 tools per search.",
+      ...(floored
+        ? [
+            "floor: the same recorded session with only the tools it calls, sent inline from the first request (no search, no extra round), priced the same way; no tool-search layer can cost less. default ÷ floor: the measured cost of the adapter's default exposure (in brackets) over the floor.",
+          ]
+        : []),
       ...(measured
         ? [
             "Each cell: estimated / measured. Measured: the session run through the real adapter (Anthropic; OpenAI Chat Completions, and Responses for native; Gemini through tool-search-layer/gemini and the real @google/genai client, its request bodies as the client sends them), each request body recorded, counted with o200k (tool references expanded, deferred tools left out) and priced by the same rules. Estimated: estimateSessionCost given the catalogue's sizes and the recorded session's system prompt, tokens per round and reply length.",

@@ -1,6 +1,7 @@
 // The cost estimator against sessions run through the real adapters: the request bodies they send, counted
 // with o200k and priced by the same rules, agree with the estimate within 10% (bench/cost-run.ts).
 import { describe, expect, it } from 'vitest';
+import { floorRatio } from '../../bench/cost.ts';
 import { measureCost } from '../../bench/cost-run.ts';
 import { loadSet } from '../../bench/data.ts';
 import { discoveryQueries } from '../../bench/tokens.ts';
@@ -32,5 +33,13 @@ describe('cost estimator against recorded sessions', () => {
     // The recorded sessions rank the modes as the estimator does: 'tools' rewrites, the bridge does not.
     const anthropic = rows.find((r) => r.provider === 'anthropic');
     expect(anthropic?.measured?.bridge).toBeLessThan(anthropic?.measured?.none as number);
+    // The floor (only the used tools, inline, no search) is below every mode, and each default is priced against it.
+    for (const row of rows) {
+      expect(row.floor, row.provider).toBeGreaterThan(0);
+      for (const cost of Object.values(row.measured ?? {})) {
+        if (typeof cost === 'number') expect(row.floor, row.provider).toBeLessThan(cost);
+      }
+      expect(floorRatio(row), row.provider).toBeGreaterThan(1);
+    }
   }, 60_000);
 });
