@@ -15,7 +15,7 @@ export const WEIGHTS: readonly number[] = [4, 6, 8, 12, 16, 20, 24];
 const MAX_QUERIES = Number(process.env.LEARN_MAX_QUERIES ?? Number.POSITIVE_INFINITY);
 
 /** A seeded shuffle (mulberry32), so every run splits the same way. */
-function shuffled<T>(items: readonly T[], seed: number): T[] {
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
   let s = seed >>> 0;
   const next = () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -33,7 +33,7 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 }
 
 /** One session as a host's history holds it: the request, a search with its real result, the needed tools called. */
-async function feedSession(layer: ToolSearch, tools: Tool[], sessionId: string, q: BenchQuery): Promise<void> {
+export async function feedSession(layer: ToolSearch, tools: Tool[], sessionId: string, q: BenchQuery): Promise<void> {
   const context = { sessionId, tools };
   const result = await layer.search(context, { query: q.query });
   const messages: Message[] = [
@@ -52,7 +52,7 @@ async function feedSession(layer: ToolSearch, tools: Tool[], sessionId: string, 
   await layer.prepare({ sessionId, tools, messages });
 }
 
-async function recall(
+export async function recall(
   layer: ToolSearch,
   tools: Tool[],
   queries: readonly BenchQuery[],

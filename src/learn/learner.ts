@@ -10,9 +10,19 @@ import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { queryTerms } from '../search/rank.ts';
 import { addToSlot, clockKeys, clockOf, clockSlotKey, pickSlot } from './clock.ts';
+import { createMemoryIndex, sessionHash, termHash, type VoteSettings } from './memory.ts';
+import {
+  appendToPage,
+  memoryHeadKey,
+  memoryPageKey,
+  pageEntries,
+  pageLayout,
+  type Remembered,
+  readMemoryHead,
+} from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
 import { type Learned, learnedScores, reorder } from './score.ts';
-import { desiredCredit, sessionDelta } from './session.ts';
+import { desiredCredit, memoryDelta, sessionDelta } from './session.ts';
 import { readUnits } from './signal.ts';
 import {
   addToBatch,
@@ -80,10 +90,13 @@ const SESSIONS_KEPT = 1000;
 /** Queries kept tokenized: every round re-sends the history's searches. */
 const QUERIES_KEPT = 2000;
 
+/** The memory's vote: the ten most similar sessions, heard once the nearest is this similar and two agree. */
+const VOTE: VoteSettings = { neighbours: 10, gate: 0.3, agree: 2 };
+
 const nothing: RoundLearning = { apply: (record) => record, commit: () => undefined };
 
 /** A map that forgets its oldest entry past `max`. */
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): V {
+function rememberRecent<V>(map: Map<string, V>, key: string, value: V, max: number): V {
   map.delete(key);
   if (map.size >= max) map.delete(map.keys().next().value as string);
   map.set(key, value);
@@ -104,7 +117,7 @@ export function createLearner(
   const credited = new Map<string, string>();
   const tokenized = new Map<string, readonly string[]>();
   const termsOf = (query: string) =>
-    tokenized.get(query) ?? remember(tokenized, query, queryTerms(query), QUERIES_KEPT);
+    tokenized.get(query) ?? rememberRecent(tokenized, query, queryTerms(query), QUERIES_KEPT);
 
   const clockNames = clockKeys(scope);
   const shardNames = Array.from({ length: SHARDS }, (_, i) => shardKey(scope, i));
@@ -163,6 +176,7 @@ export function createLearner(
    * with the batch's sessions added (see clock.ts: no key is written by every commit).
    */
   async function write(taken: Batch, warn: Warn): Promise<void> {
+    if (taken.memory.length > 0) await remember(taken.memory, warn);
     if (taken.shards.size === 0) return;
     const { sessions } = taken;
     const values = await Promise.all(clockNames.map((key) => shared.get(key, warn)));
@@ -178,9 +192,83 @@ export function createLearner(
     ]);
   }
 
+  // The memory of past requests: its pages as last read, and the index a search asks.
+  const memoryHead = memoryHeadKey(scope);
+  const { pageBytes, pages: maxPages } = pageLayout(options.memoryBytes);
+  let memory = createMemoryIndex();
+  const loaded = new Map<number, { value: unknown; closed: boolean }>();
+
+  /** Appends requests to the page being filled, starting the next page (and dropping the oldest) when it is full. */
+  async function remember(requests: readonly Remembered[], warn: Warn): Promise<void> {
+    let head = readMemoryHead(await read(memoryHead, warn));
+    let left = requests;
+    for (let tries = 0; left.length > 0 && tries < 4; tries++) {
+      const n = head.last;
+      let rest: Remembered[] = [];
+      const key = memoryPageKey(scope, n);
+      const page = await shared.update(
+        key,
+        (current) => {
+          const appended = appendToPage(current, left, pageBytes);
+          rest = appended.left;
+          return appended.added > 0 ? appended.page : current;
+        },
+        warn,
+      );
+      keep(key, page);
+      left = rest;
+      if (left.length === 0) break;
+      const before = head.first;
+      head = readMemoryHead(
+        await shared.update(
+          memoryHead,
+          (current) => {
+            const now = readMemoryHead(current);
+            if (now.last > n) return now;
+            return { v: now.v, first: Math.max(now.first, n + 2 - maxPages), last: n + 1 };
+          },
+          warn,
+        ),
+      );
+      keep(memoryHead, head);
+      const gone = Array.from({ length: Math.max(0, head.first - before) }, (_, k) => before + k);
+      await Promise.all(gone.map((k) => shared.delete(memoryPageKey(scope, k))));
+    }
+  }
+
+  /** The memory index with every page the head names: closed pages read once, the page being filled when stale. */
+  async function memoryIndex(warn: Warn) {
+    const { first, last } = readMemoryHead(await read(memoryHead, warn));
+    for (const n of loaded.keys()) if (n < first) loaded.delete(n);
+    memory.dropBelow(first);
+    const stale: number[] = [];
+    for (let n = first; n <= last; n++) {
+      const had = loaded.get(n);
+      // A page read while it was being filled is read once more after it closed.
+      if (!had || (n === last ? fresh(memoryPageKey(scope, n))?.value !== had.value : !had.closed)) stale.push(n);
+    }
+    const values = await Promise.all(stale.map((n) => read(memoryPageKey(scope, n), warn)));
+    for (const [k, n] of stale.entries()) {
+      const value = values[k];
+      if (loaded.get(n)?.value !== value) memory.load(n, pageEntries(value));
+      loaded.set(n, { value, closed: n < last });
+    }
+    return memory;
+  }
+
+  function forgetMemory(): void {
+    memory = createMemoryIndex();
+    loaded.clear();
+  }
+
   /** Queues a delta; the returned promise settles once it is written (never rejects: failures are warned). */
-  function enqueue(delta: Parameters<typeof addToBatch>[1], warn: Warn): Promise<void> {
-    addToBatch(batch, delta);
+  function enqueue(
+    delta: Parameters<typeof addToBatch>[1] | undefined,
+    requests: readonly Remembered[],
+    warn: Warn,
+  ): Promise<void> {
+    if (delta) addToBatch(batch, delta, options.halfLife);
+    batch.memory.push(...requests);
     queued ??= writing.then(async () => {
       const taken = batch;
       batch = newBatch();
@@ -203,43 +291,66 @@ export function createLearner(
       if (credited.get(sessionId) === signature) return nothing;
       const desired = desiredCredit(units, termsOf);
       let delta: ReturnType<typeof sessionDelta>['delta'];
+      let requests: Remembered[] = [];
       return {
         apply(record) {
           const change = sessionDelta(record, desired);
           delta = change.delta;
-          return change.record;
+          if (options.memoryBytes === 0) return change.record;
+          const remembered = memoryDelta(change.record, units, sessionHash(sessionId), termsOf);
+          requests = remembered.requests;
+          return remembered.record;
         },
         commit(warn) {
-          remember(credited, sessionId, signature, SESSIONS_KEPT);
-          if (!delta) return undefined;
+          rememberRecent(credited, sessionId, signature, SESSIONS_KEPT);
+          if (!delta && requests.length === 0) return undefined;
           const found = delta;
+          const asked = requests;
           delta = undefined;
-          return enqueue(found, warn);
+          requests = [];
+          return enqueue(found, asked, warn);
         },
       };
     },
 
     async rank(catalogue, visible, query, take, base, warn) {
-      const { weight } = options;
-      if (weight === 0) return base(take);
+      const { weight, memoryWeight } = options;
+      const hears = memoryWeight > 0 && options.memoryBytes > 0;
+      if (weight === 0 && !hears) return base(take);
       const terms = termsOf(query);
-      const learned = learnedScores(await learnedFor(terms, warn), catalogue, visible, terms, options);
-      if (learned.ids.length === 0) return base(take);
-      const { score } = learned;
+      const [table, index] = await Promise.all([
+        weight > 0 ? learnedFor(terms, warn) : undefined,
+        hears ? memoryIndex(warn) : undefined,
+      ]);
+      const learned = table && learnedScores(table, catalogue, visible, terms, options);
+      // One learned value per tool: the table's credit and the similar requests' vote, each at its weight.
+      const value = new Map<number, number>();
+      for (const id of learned?.ids ?? []) value.set(id, weight * (learned?.score[id] as number));
+      if (index && index.size > 0) {
+        for (const [name, vote] of index.vote(
+          terms.map((term) => termHash(term)),
+          VOTE,
+        )) {
+          const id = catalogue.byName.get(name);
+          if (id === undefined || !visible(id)) continue;
+          value.set(id, (value.get(id) ?? 0) + memoryWeight * vote);
+        }
+      }
+      if (value.size === 0) return base(take);
       const depth = Math.max(take, HEAD);
-      // Below the head, a tool reaches the page only if its learned score makes up the rank it lacks. When one may,
+      // Below the head, a tool reaches the page only if its learned value makes up the rank it lacks. When one may,
       // the ranking marks its whole result set in the same pass: whether the keywords found such a tool at all
       // decides whether it joins the result set.
       const reach = 1 / take - 1 / (depth + 1);
-      const joins = learned.ids.filter((id) => weight * (score[id] as number) >= reach);
+      const joins = [...value].filter(([, v]) => v >= reach).map(([id]) => id);
       const members = joins.length > 0 ? new Uint8Array(catalogue.tools.length) : undefined;
       const ranked = await base(depth, members);
       const scores = new Map<number, number>();
-      for (const id of ranked.ids) if ((score[id] as number) > 0) scores.set(id, score[id] as number);
-      for (const id of joins) scores.set(id, score[id] as number);
+      for (const id of ranked.ids) if ((value.get(id) ?? 0) > 0) scores.set(id, value.get(id) as number);
+      for (const id of joins) scores.set(id, value.get(id) as number);
       // The keyword ranking marks members when it made the result set (a semantic one does not).
       const marked = members !== undefined && ranked.ids.length > 0 && members[ranked.ids[0] as number] === 1;
-      return reorder(ranked, scores, weight, take, depth, marked ? members : undefined);
+      return reorder(ranked, scores, 1, take, depth, marked ? members : undefined);
     },
 
     async inspect(warn) {
@@ -267,13 +378,20 @@ export function createLearner(
         await writing;
         cache.clear();
       }
+      const pages = readMemoryHead(await shared.get(memoryHeadKey(which), () => {}));
       await Promise.all([
         ...clockKeys(which).map((key) => shared.delete(key)),
         ...Array.from({ length: SHARDS }, (_, i) => shared.delete(shardKey(which, i))),
+        shared.delete(memoryHeadKey(which)),
+        ...Array.from({ length: pages.last - pages.first + 1 }, (_, k) =>
+          shared.delete(memoryPageKey(which, pages.first + k)),
+        ),
       ]);
+      if (which === scope) forgetMemory();
     },
 
     clearMemory() {
+      forgetMemory();
       cache.clear();
       credited.clear();
       shared.clearMemory();

@@ -15,6 +15,10 @@ export interface LearnOptions {
   readonly maxToolsPerTerm?: number;
   /** Most bytes of JSON the scope's credits take in the store, over 32 shards of at most 90 KB each; the terms searched least of late go first. Default 2,000,000. */
   readonly maxBytes?: number;
+  /** Most bytes of JSON the memory of past requests (their terms hashed, the tools they used together) takes in the store, in pages of at most 90 KB, the oldest going first; 0 turns the memory off. Default 2,000,000. */
+  readonly memoryBytes?: number;
+  /** How much the most similar past requests' vote weighs against the keyword rank (the top keyword result weighs 1). Default MEMORY_WEIGHT. */
+  readonly memoryWeight?: number;
 }
 
 /** The learn option with its defaults applied. */
@@ -24,7 +28,12 @@ export interface ResolvedLearn {
   readonly halfLife: number;
   readonly maxToolsPerTerm: number;
   readonly maxBytes: number;
+  readonly memoryBytes: number;
+  readonly memoryWeight: number;
 }
+
+/** The memory's default weight, chosen under leave-one-set-out (docs/ranking.md). */
+export const MEMORY_WEIGHT = 1;
 
 const settings = v.strictObject(
   {
@@ -36,6 +45,18 @@ const settings = v.strictObject(
     halfLife: count(5000, 1),
     maxToolsPerTerm: count(32, 1),
     maxBytes: count(2_000_000, 32_000),
+    memoryBytes: v.optional(
+      v.pipe(
+        v.number('must be a number'),
+        v.integer('must be a whole number'),
+        v.check((x) => x === 0 || x >= 16_000, 'must be 0 (off) or 16000 or more'),
+      ),
+      2_000_000,
+    ),
+    memoryWeight: v.optional(
+      v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
+      MEMORY_WEIGHT,
+    ),
   },
   'is not a learn option',
 );

@@ -2,6 +2,9 @@
 // history replayed every round credits nothing twice and a session moves each tool by at most one search's worth.
 import type { DiscoveredRecord } from '../core/discovered.ts';
 import { RECORD_VERSION } from '../core/discovered.ts';
+import { fnv1a } from '../search/fnv.ts';
+import { termHash } from './memory.ts';
+import { MAX_TERMS, MAX_TOOLS, type Remembered } from './memory-pages.ts';
 import type { LearnUnit } from './signal.ts';
 import type { CreditDelta } from './table.ts';
 
@@ -90,4 +93,50 @@ export function sessionDelta(
   // The scope's clock counts sessions: only a session's first credit moves it, however many rounds add to it.
   const first = Object.keys(given).length === 0;
   return { record: { ...base, learned: next }, delta: { credit, newPairs, newTerms, sessions: first ? 1 : 0 } };
+}
+
+/** Most requests of one session the memory keeps: a session that loops over many requests adds only its first. */
+export const MAX_SESSION_REQUESTS = 16;
+
+const requestKey = (turn: number) => `\t${turn}`;
+
+/**
+ * The requests of a session for the memory: per user turn, the terms (hashed) of its searches and the tools they
+ * led to. A request is given again only when it grew since the record last saw it (its newer version replaces the
+ * older when read), so a history read once or at every prefix ends with the same remembered requests.
+ */
+export function memoryDelta(
+  record: DiscoveredRecord | undefined,
+  units: readonly LearnUnit[],
+  session: number,
+  termsOf: (query: string) => readonly string[],
+): { record: DiscoveredRecord | undefined; requests: Remembered[] } {
+  const turns = new Map<number, { terms: Set<number>; tools: Set<string> }>();
+  for (const unit of units) {
+    const turn = turns.get(unit.turn) ?? { terms: new Set(), tools: new Set() };
+    turns.set(unit.turn, turn);
+    for (const term of termsOf(unit.query)) if (turn.terms.size < MAX_TERMS) turn.terms.add(termHash(term));
+    for (const tool of unit.tools) if (turn.tools.size < MAX_TOOLS) turn.tools.add(tool);
+  }
+  const given = learnedOf(record);
+  let kept = Object.keys(given).filter((key) => key.startsWith('\t')).length;
+  let next: Record<string, number> | undefined;
+  const requests: Remembered[] = [];
+  for (const [turn, { terms, tools }] of turns) {
+    if (terms.size === 0) continue;
+    const key = requestKey(turn);
+    const request = { session, turn, terms: [...terms].sort((a, b) => a - b), tools: [...tools].sort() };
+    const signature = fnv1a(`${request.terms.join(',')}\n${request.tools.join('\n')}`);
+    if (given[key] === signature) continue;
+    if (given[key] === undefined) {
+      if (kept >= MAX_SESSION_REQUESTS) continue;
+      kept++;
+    }
+    next ??= { ...given };
+    next[key] = signature;
+    requests.push(request);
+  }
+  if (!next) return { record, requests };
+  const base = record ?? { v: RECORD_VERSION, order: [], recent: [] };
+  return { record: { ...base, learned: next }, requests };
 }

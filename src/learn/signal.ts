@@ -9,6 +9,8 @@ import { bridgedName, CALL_TOOL_NAME } from '../exposure/mode.ts';
 export interface LearnUnit {
   readonly query: string;
   readonly tools: readonly string[];
+  /** The request it served: how many user messages came before it. */
+  readonly turn: number;
 }
 
 const queries = parsedOnce((args: string): string | undefined => {
@@ -23,6 +25,7 @@ const queries = parsedOnce((args: string): string | undefined => {
 interface Open {
   query: string;
   tools: Set<string>;
+  turn: number;
 }
 
 /**
@@ -40,11 +43,14 @@ export function readUnits(
   const calls = new Map<string, { name: string; query?: string | undefined }>();
   const units: Open[] = [];
   let current: Open | undefined;
+  let turn = 0;
   for (const message of messages as readonly unknown[]) {
     if (typeof message !== 'object' || message === null) continue;
     const { role, toolCalls, toolCallId, content } = message as Message;
-    if (role === 'user') current = undefined;
-    else if (role === 'assistant' && Array.isArray(toolCalls)) {
+    if (role === 'user') {
+      current = undefined;
+      turn++;
+    } else if (role === 'assistant' && Array.isArray(toolCalls)) {
       for (const call of toolCalls as readonly unknown[]) {
         const { id, name, arguments: args } = (call ?? {}) as { id?: unknown; name?: unknown; arguments?: unknown };
         if (typeof id !== 'string' || id === '' || typeof name !== 'string') continue;
@@ -60,10 +66,12 @@ export function readUnits(
       if (call === undefined) continue;
       calls.delete(toolCallId);
       if (call.name === searchToolName) {
-        current = call.query?.trim() ? { query: call.query, tools: new Set() } : undefined;
+        current = call.query?.trim() ? { query: call.query, tools: new Set(), turn } : undefined;
         if (current) units.push(current);
       } else if (current && known(call.name) && !isUndiscoveredResult(content)) current.tools.add(call.name);
     }
   }
-  return units.filter((unit) => unit.tools.size > 0).map((unit) => ({ query: unit.query, tools: [...unit.tools] }));
+  return units
+    .filter((unit) => unit.tools.size > 0)
+    .map((unit) => ({ query: unit.query, tools: [...unit.tools], turn: unit.turn }));
 }

@@ -3,6 +3,7 @@
 // the term. A search reads the head and its own terms' shards; a commit writes the shards its session's terms fall
 // in. Plain JSON, bounded per term and per shard, fading with the clock.
 import { fnv1a } from '../search/fnv.ts';
+import type { Remembered } from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
 
 /** The format version of a stored head and shard (1 was one tool-major table). */
@@ -49,10 +50,12 @@ export interface TermDelta {
 export interface Batch {
   sessions: number;
   readonly shards: Map<number, Map<string, TermDelta>>;
+  /** Requests for the memory of past requests, in the order the rounds gave them. */
+  readonly memory: Remembered[];
 }
 
 /** An empty batch. */
-export const newBatch = (): Batch => ({ sessions: 0, shards: new Map() });
+export const newBatch = (): Batch => ({ sessions: 0, shards: new Map(), memory: [] });
 
 /** The key of a scope's head in the shared space. */
 export const headKey = (scope: string): string => `learn:${scope}`;
@@ -90,8 +93,23 @@ export function strength([, c, m, at]: Posting, u: number, halfLife: number): nu
   return c * left * (sessions / (sessions + 2));
 }
 
-/** Merges a session's delta into a batch, by shard and then by term. */
-export function addToBatch(batch: Batch, delta: CreditDelta): void {
+/**
+ * Merges a session's delta into a batch, by shard and then by term. A new session first fades what the batch holds
+ * by one step of the clock, as writing each session on its own would: the batch is one write, not one date.
+ */
+export function addToBatch(batch: Batch, delta: CreditDelta, halfLife: number): void {
+  if (delta.sessions > 0 && batch.shards.size > 0) {
+    const left = 2 ** (-delta.sessions / halfLife);
+    for (const terms of batch.shards.values()) {
+      for (const change of terms.values()) {
+        change.searched *= left;
+        for (const counts of change.tools.values()) {
+          counts[0] *= left;
+          counts[1] *= left;
+        }
+      }
+    }
+  }
   batch.sessions += delta.sessions;
   const termDelta = (term: string): TermDelta => {
     const i = shardOf(term);

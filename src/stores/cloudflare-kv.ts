@@ -1,15 +1,17 @@
 // Discovered sets in Cloudflare Workers KV: eventually consistent, no compare-and-swap, one write per key per second.
-import type { KVNamespace } from '@cloudflare/workers-types';
 import * as v from 'valibot';
 import type { DiscoveredStore } from '../core/store-guard.ts';
 import { parseOptions } from '../core/validate.ts';
+import type { KvNamespaceLike } from './cloudflare-types.ts';
 import { prefixSchema, sessionKey, sharedKey } from './keys.ts';
 import { kvSpace } from './kv-space.ts';
+
+export type { KvNamespaceLike, KvPutOptions } from './cloudflare-types.ts';
 
 /** Options of the KV store; build one per request from that request's binding. */
 export interface KvStoreOptions {
   /** The KV namespace binding of this request, e.g. `env.DISCOVERED`. */
-  readonly namespace: KVNamespace;
+  readonly namespace: KvNamespaceLike;
   /** Prefix of every key this store writes. Default `'tsl:'`. */
   readonly prefix?: string;
   /** A session not written for this long expires, in seconds (KV's minimum is 60; reads do not extend it). Default: never. */
@@ -25,7 +27,7 @@ const CLEAR_DELETES = 200;
 
 const schema = v.strictObject(
   {
-    namespace: v.custom<KVNamespace>(
+    namespace: v.custom<KvNamespaceLike>(
       (value) =>
         typeof value === 'object' &&
         value !== null &&

@@ -1,11 +1,14 @@
 // Discovered sets in a Durable Object's own storage (every Cloudflare Agents SDK agent is one).
-import type { DurableObjectStorage } from '@cloudflare/workers-types';
 import * as v from 'valibot';
 import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
 import { parseOptions } from '../core/validate.ts';
+import type { DurableObjectStorageLike, SyncKvLike } from './cloudflare-types.ts';
+
 import { type Backend, expiringSessions } from './durable-object-expiry.ts';
 import { clockSchema, ttlSchema } from './expiry.ts';
 import { byteLength, prefixSchema, sessionKey, sharedKey } from './keys.ts';
+
+export type { DurableObjectStorageLike, StorageListOptions, SyncKvLike } from './cloudflare-types.ts';
 
 /** Options of the Durable Object store. */
 export interface DurableObjectStoreOptions {
@@ -13,7 +16,7 @@ export interface DurableObjectStoreOptions {
    * The object's storage, `this.ctx.storage`, which this store shares with the object's own data. Only `get`, `put`,
    * `delete` and `list` are required; the synchronous `kv` API of SQLite-backed objects is used when it works.
    */
-  readonly storage: DurableObjectStorage;
+  readonly storage: DurableObjectStorageLike;
   /** Prefix of every key this store writes, lists and deletes. Default `'tsl:'`. */
   readonly prefix?: string;
   /**
@@ -33,7 +36,7 @@ const MAX_KEY_BYTES = 2048;
 const DELETE_BATCH = 128;
 // Key-value backed objects: per storage and key, the update under way, so that store instances over one
 // object (one per request, say) queue their read-apply-write instead of interleaving them.
-const queues = /* @__PURE__ */ new WeakMap<DurableObjectStorage, Map<string, Promise<unknown>>>();
+const queues = /* @__PURE__ */ new WeakMap<DurableObjectStorageLike, Map<string, Promise<unknown>>>();
 
 // The asynchronous methods this store calls. `sql` and `kv` (SQLite-backed objects) are used when they work and are
 // not required, so a test double or a wrapper needs only these four.
@@ -47,7 +50,7 @@ const missingMethods = (value: unknown): string[] =>
 
 const schema = v.strictObject(
   {
-    storage: v.custom<DurableObjectStorage>(
+    storage: v.custom<DurableObjectStorageLike>(
       (value) => missingMethods(value).length === 0,
       (issue) =>
         `must be a DurableObjectStorage (this.ctx.storage): it lacks ${missingMethods(issue.input)
@@ -68,9 +71,11 @@ const decodeShared = (stored: unknown) =>
   stored instanceof Uint8Array ? JSON.parse(decoder.decode(stored)) : undefined;
 
 /** The synchronous key-value API of SQLite-backed objects, or undefined on key-value backed ones. */
-function syncApi(storage: DurableObjectStorage): DurableObjectStorage['kv'] | undefined {
+function syncApi(storage: DurableObjectStorageLike): SyncKvLike | undefined {
   try {
-    // On key-value backed objects storage.kv exists but its methods throw; storage.sql throws when touched.
+    // On key-value backed objects storage.kv exists but its methods throw; storage.sql throws when touched. A
+    // wrapper or a test double may have neither: it is used through its four asynchronous methods.
+    if (storage.sql === undefined) return undefined;
     void storage.sql.databaseSize;
     return storage.kv;
   } catch {

@@ -6,9 +6,9 @@
 // already there changes nothing), so replaying them onto a value shows whether it holds them; a shared value's are
 // not (credits add up), so each write leaves a mark in the value, and a value holds an update when it carries the
 // mark of a write that held it.
-import type { KVNamespace, KVNamespacePutOptions } from '@cloudflare/workers-types';
 import { ToolSearchError } from '../core/errors.ts';
 import type { RecordUpdate, SharedSpace } from '../core/store-guard.ts';
+import type { KvNamespaceLike, KvPutOptions } from './cloudflare-types.ts';
 
 // KV takes one write per key per second; the read-back that checks a write waits as long.
 const WRITE_GAP_MS = 1000;
@@ -23,12 +23,12 @@ const IDLE_KEPT = 512;
 
 /** Where a space's keys live and how they are written. */
 export interface KvSpaceOptions {
-  readonly namespace: KVNamespace;
+  readonly namespace: KvNamespaceLike;
   /** The storage key of an id in the current epoch. */
   readonly keyOf: (id: string) => Promise<string>;
   /** Names an entry in errors: `session`, `shared value`. */
   readonly what: string;
-  readonly putOptions: KVNamespacePutOptions | undefined;
+  readonly putOptions: KvPutOptions | undefined;
   /** Store values as `{ w: marks, v: value }`, for updates that are not idempotent (see above). */
   readonly marked: boolean;
   readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
@@ -81,7 +81,7 @@ const replay = (updates: readonly Update[], value: unknown) => updates.reduce((a
 // The queues of the isolate, per KV binding and storage key (sessions and shared values never share a key).
 const isolate = new WeakMap<object, Map<string, Queue>>();
 
-function queuesOf(namespace: KVNamespace): Map<string, Queue> {
+function queuesOf(namespace: KvNamespaceLike): Map<string, Queue> {
   let queues = isolate.get(namespace);
   if (!queues) {
     queues = new Map();

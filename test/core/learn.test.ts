@@ -241,8 +241,11 @@ describe('learn', () => {
 
   it('fades older credit as newer sessions add theirs', async () => {
     const layer = createToolSearch({ learn: { halfLife: 2 }, logger: quiet });
+    // Each session written on its own: sessions queued together share one write, their credit faded alike.
     await layer.prepare({ sessionId: 'a', tools, messages: turn('foxtrot', ['get_weather']) });
+    await layer.flush();
     await layer.prepare({ sessionId: 'b', tools, messages: turn('golf', ['send_email']) });
+    await layer.flush();
     await layer.prepare({ sessionId: 'c', tools, messages: turn('hotel', ['calculator']) });
     // Two additions later, at a half-life of two, the first session's credit weighs a half.
     expect((await creditOf(layer, 'calculator', 'hotel'))?.credit).toBe(1);
@@ -347,5 +350,67 @@ describe('learn', () => {
     await expect(layer.prepare({ sessionId: 'x', tools, waitUntil: 'soon' as never })).rejects.toThrow(
       /prepare: waitUntil must be a function/,
     );
+  });
+
+  it('remembers whole requests and lets similar ones vote, once two sessions agree, for visible tools only', async () => {
+    const store = createMemoryStore();
+    // The table off: only the memory of past requests speaks.
+    const memoryOnly = { weight: 0 };
+    const layer = createToolSearch({ learn: memoryOnly, store, logger: quiet });
+    const asked = 'pack an umbrella for tomorrow in lisbon';
+    await layer.prepare({ sessionId: 'session-a', tools, messages: turn(asked, ['get_forecast', 'create_event']) });
+    await layer.flush();
+    // One session's word is not enough.
+    expect(await top(layer, 'umbrella tomorrow lisbon')).toEqual([]);
+    await layer.prepare({
+      sessionId: 'session-b',
+      tools,
+      messages: turn('umbrella for lisbon tomorrow?', ['get_forecast']),
+    });
+    await layer.flush();
+    const found = await top(createToolSearch({ learn: memoryOnly, store, logger: quiet }), 'umbrella tomorrow lisbon');
+    // Both sessions used get_forecast; create_event only one of them.
+    expect(found).toEqual(['get_forecast']);
+    const mail = ok(
+      await layer.search({ sessionId: 'h', tools, enabledGroups: ['mail'] }, { query: 'umbrella tomorrow lisbon' }),
+    );
+    expect(names(mail.tools)).toEqual([]);
+    // The store holds the requests' terms hashed: no word of them, and no session id.
+    const page = JSON.stringify(await store.shared?.get('learn:default:m:0'));
+    expect(page).toContain('get_forecast');
+    for (const word of ['umbrella', 'lisbon', 'tomorrow', 'umbrel', 'session-']) expect(page).not.toContain(word);
+    await layer.forgetLearned();
+    expect(await store.shared?.get('learn:default:m:0')).toBeUndefined();
+    expect(
+      await top(createToolSearch({ learn: memoryOnly, store, logger: quiet }), 'umbrella tomorrow lisbon'),
+    ).toEqual([]);
+  });
+
+  it('keeps the memory within memoryBytes, the oldest page going first, and validates the option', async () => {
+    const store = createMemoryStore();
+    const layer = createToolSearch({ learn: { memoryBytes: 16_000 }, store, logger: quiet });
+    for (let i = 0; i < 400; i++) {
+      const words = Array.from({ length: 6 }, (_, k) => `topic${i}x${k}`).join(' ');
+      await layer.prepare({ sessionId: `s${i}`, tools, messages: turn(words, ['calculator', 'send_email']) });
+    }
+    await layer.flush();
+    const head = (await store.shared?.get('learn:default:m')) as { first: number; last: number };
+    expect(head.first).toBeGreaterThan(0);
+    let bytes = 0;
+    for (let n = 0; n <= head.last; n++) {
+      const page = await store.shared?.get(`learn:default:m:${n}`);
+      if (n < head.first) expect(page).toBeUndefined();
+      else bytes += new TextEncoder().encode(JSON.stringify(page)).length;
+    }
+    expect(bytes).toBeLessThanOrEqual(16_000);
+    expect(bytes).toBeGreaterThan(8_000);
+    expect(() => createToolSearch({ learn: { memoryBytes: 100 } })).toThrow(/"learn.memoryBytes": must be 0 \(off\)/);
+    expect(() => createToolSearch({ learn: { memoryWeight: -1 } })).toThrow(/"learn.memoryWeight": must be 0 or more/);
+    // Off: nothing remembered.
+    const off = createToolSearch({ learn: { memoryBytes: 0, scope: 'off' }, store, logger: quiet });
+    await off.prepare({ sessionId: 'o', tools, messages: turn('umbrella', ['get_forecast']) });
+    await off.flush();
+    expect(await store.shared?.get('learn:off:m:0')).toBeUndefined();
+    expect(await off.inspectLearned()).not.toEqual([]);
   });
 });

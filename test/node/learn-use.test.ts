@@ -33,9 +33,11 @@ async function session(layer: ToolSearch, id: string, q: BenchQuery, tool?: stri
 }
 
 const top5 = async (layer: ToolSearch, q: BenchQuery, i: number) =>
-  ((await layer.search({ sessionId: `ask-${i}`, tools }, { query: q.query, limit: 5 })) as { tools: readonly { name: string }[] }).tools.map(
-    (t) => t.name,
-  );
+  (
+    (await layer.search({ sessionId: `ask-${i}`, tools }, { query: q.query, limit: 5 })) as {
+      tools: readonly { name: string }[];
+    }
+  ).tools.map((t) => t.name);
 
 describe('learning on a real catalogue', () => {
   it('learns the same table, and ranks the same, whether each session is read once or at every round', async () => {
