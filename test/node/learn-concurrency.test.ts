@@ -206,7 +206,8 @@ async function feed(scenario: Scenario) {
       warnings.push(...answer.warnings);
     }
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  // Paced, the rate is the pacing's: enough lanes that rounds waiting for their write do not slow it.
+  await Promise.all(Array.from({ length: scenario.perSecond ? 2 * IN_FLIGHT : IN_FLIGHT }, lane));
   const rate = SESSIONS / ((Date.now() - started) / 1000);
   // Until neither isolate has a deferred write left (each gives up within its tries).
   for (;;) {
@@ -250,7 +251,8 @@ describe.concurrent('learned credit under concurrency, two isolates, 200 session
           `${scenario.wait ? 'with' : 'without'} waitUntil loses at most 5% and counts sessions within 3%`;
     it(name, async ({ expect }) => {
       const { lost, landed, clock } = await feed(scenario);
-      expect(lost).toBeLessThanOrEqual(maxLost);
+      // Credits are rounded to thousandths as they are stored.
+      expect(lost).toBeLessThanOrEqual(maxLost + 1e-6);
       // Nothing applied twice.
       expect(landed).toBeLessThanOrEqual(SESSIONS + 0.5);
       if (maxLost === 0) expect(clock).toBe(SESSIONS);
