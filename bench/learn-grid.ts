@@ -1,11 +1,12 @@
 // A grid of learn settings over the labelled sets (quick tuning aid): recall@5 gain per set at one feed fraction.
 import type { Tool } from '../src/core/types.ts';
 import { createMemoryStore, createToolSearch } from '../src/index.ts';
+import { VOTE } from '../src/learn/memory.ts';
 import { labelledSets, loadSet } from './data.ts';
 import { feedSession, recall, shuffled } from './learn-sim.ts';
 import { sampleEvenly } from './sample.ts';
 
-if (process.env.VOTE) (globalThis as { __VOTE?: unknown }).__VOTE = JSON.parse(process.env.VOTE);
+if (process.env.VOTE) Object.assign(VOTE, JSON.parse(process.env.VOTE));
 const fraction = Number(process.env.FRACTION ?? 1);
 const max = Number(process.env.LEARN_MAX_QUERIES ?? 2000);
 const grid = JSON.parse(process.env.GRID ?? '[{"memoryWeight":0},{"memoryWeight":1}]') as object[];
@@ -25,7 +26,7 @@ for (const name of process.argv.slice(2).length ? process.argv.slice(2) : labell
   const cells: string[] = [];
   for (const g of grid) {
     const r = await recall(createToolSearch({ ...options, store, learn: { scope: name, ...g } }), tools, test, 'g');
-    cells.push(((r - off) * 100).toFixed(1).padStart(6));
+    cells.push(`${((r.r5 - off.r5) * 100).toFixed(1)}/${((r.c5 - off.c5) * 100).toFixed(1)}`.padStart(11));
   }
-  console.log(`${name.padEnd(17)} off ${(off * 100).toFixed(1)} ${cells.join(' ')}`);
+  console.log(`${name.padEnd(17)} off ${(off.r5 * 100).toFixed(1)}/${(off.c5 * 100).toFixed(1)} ${cells.join(' ')}`);
 }

@@ -143,7 +143,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         (name) => (events.some((event) => event.via === 'call' && event.name === name) ? 'call' : 'history'),
         warn,
       );
-      const written = learning?.commit(waits(input) ? warn : loggingWarn);
+      const written = learning?.commit(waits(input) ? warn : loggingWarn, waits(input));
       if (written) {
         // Off the round: the host's waitUntil keeps the write alive past the response; a long-lived process
         // writes in the background (flush() waits for it). A Worker given no waitUntil would lose it: it waits.

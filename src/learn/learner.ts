@@ -10,7 +10,7 @@ import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { queryTerms } from '../search/rank.ts';
 import { addToSlot, clockKeys, clockOf, clockSlotKey, pickSlot } from './clock.ts';
-import { createMemoryIndex, sessionHash, termHash, type VoteSettings } from './memory.ts';
+import { createMemoryIndex, sessionHash, termHash, VOTE } from './memory.ts';
 import {
   appendToPage,
   memoryHeadKey,
@@ -33,6 +33,7 @@ import {
   readShard,
   SHARDS,
   type Shard,
+  settle,
   shardKey,
   shardOf,
   type TermEntry,
@@ -46,8 +47,8 @@ export type BaseRank = (take: number, members?: Uint8Array) => RankResult | Prom
 /** One round's learning: a change to fold into the session's record, then the credit it found to commit. */
 export interface RoundLearning {
   apply(record: DiscoveredRecord | undefined): DiscoveredRecord | undefined;
-  /** Queues the credit for the scope's next write and returns that write (undefined when there is nothing to write). */
-  commit(warn: Warn): Promise<void> | undefined;
+  /** Queues the credit for the scope's next write and returns that write (undefined when there is nothing to write); `now` when the caller waits for it. */
+  commit(warn: Warn, now: boolean): Promise<void> | undefined;
 }
 
 /** What the layer asks of its learner. */
@@ -85,13 +86,12 @@ export interface Learner {
 const HEAD = PARAMS.rerankTop;
 /** How long a head or shard read from the store is used before it is read again. */
 const REFRESH_MS = 5000;
+/** How long a queued write waits for more sessions' credit, unless a round or flush() waits for it. */
+const GATHER_MS = 200;
 /** Sessions whose last history this learner remembers having credited. */
 const SESSIONS_KEPT = 1000;
 /** Queries kept tokenized: every round re-sends the history's searches. */
 const QUERIES_KEPT = 2000;
-
-/** The memory's vote: the ten most similar sessions, heard once the nearest is this similar and two agree. */
-const VOTE: VoteSettings = { neighbours: 10, gate: 0.3, agree: 2 };
 
 const nothing: RoundLearning = { apply: (record) => record, commit: () => undefined };
 
@@ -170,6 +170,8 @@ export function createLearner(
   let batch = newBatch();
   let queued: Promise<void> | undefined;
   let writing: Promise<void> = Promise.resolve();
+  // Ends the wait of the queued write at once (a round that waits for it, flush()).
+  let release: (() => void) | undefined;
 
   /**
    * Writes a batch: its sessions to one slot of the clock, and each shard it touches, dated by the clock as read now
@@ -266,20 +268,36 @@ export function createLearner(
     delta: Parameters<typeof addToBatch>[1] | undefined,
     requests: readonly Remembered[],
     warn: Warn,
+    now: boolean,
   ): Promise<void> {
     if (delta) addToBatch(batch, delta, options.halfLife);
     batch.memory.push(...requests);
-    queued ??= writing.then(async () => {
-      const taken = batch;
-      batch = newBatch();
-      queued = undefined;
-      try {
-        await write(taken, warn);
-      } catch (error) {
-        warn(`learned credit was not written: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    });
-    writing = queued;
+    if (!queued) {
+      // The write waits a moment for other sessions' credit, so one write carries many (and a shard is copied once).
+      const gathered = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, GATHER_MS);
+        release = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      queued = writing
+        .then(() => gathered)
+        .then(async () => {
+          const taken = batch;
+          batch = newBatch();
+          settle(taken, options.halfLife);
+          queued = undefined;
+          release = undefined;
+          try {
+            await write(taken, warn);
+          } catch (error) {
+            warn(`learned credit was not written: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        });
+      writing = queued;
+    }
+    if (now) release?.();
     return queued;
   }
 
@@ -301,14 +319,14 @@ export function createLearner(
           requests = remembered.requests;
           return remembered.record;
         },
-        commit(warn) {
+        commit(warn, now) {
           rememberRecent(credited, sessionId, signature, SESSIONS_KEPT);
           if (!delta && requests.length === 0) return undefined;
           const found = delta;
           const asked = requests;
           delta = undefined;
           requests = [];
-          return enqueue(found, asked, warn);
+          return enqueue(found, asked, warn, now);
         },
       };
     },
@@ -354,6 +372,7 @@ export function createLearner(
     },
 
     async inspect(warn) {
+      release?.();
       await writing;
       const [clockValues, ...shards] = await Promise.all([
         Promise.all(clockNames.map((key) => read(key, warn))),
@@ -375,6 +394,7 @@ export function createLearner(
     async forget(which = scope) {
       if (which === scope) {
         batch = newBatch();
+        release?.();
         await writing;
         cache.clear();
       }
@@ -398,11 +418,13 @@ export function createLearner(
     },
 
     async flush() {
+      release?.();
       await writing;
     },
 
     async drop() {
       batch = newBatch();
+      release?.();
       await writing;
     },
   };

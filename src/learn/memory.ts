@@ -18,7 +18,12 @@ export interface VoteSettings {
   readonly gate: number;
   /** Fewest distinct sessions among the voters that must have used a tool for it to get a vote. */
   readonly agree: number;
+  /** Sessions agreeing on a tool at which its vote counts half: the vote grows as more of them agree. */
+  readonly half: number;
 }
+
+/** The memory's vote as shipped: chosen under leave-one-set-out (docs/ranking.md); the bench's grid sets others. */
+export const VOTE: VoteSettings = { neighbours: 10, gate: 0.3, agree: 2, half: 2 };
 
 /** Per tool name, its share of the neighbours' votes (0 to 1) times the nearest request's similarity. */
 export type Votes = Map<string, number>;
@@ -42,6 +47,9 @@ interface Entry extends Remembered {
   readonly order: number;
 }
 
+/** Past requests a search scores at most, found by its rarest terms. */
+const CANDIDATES = 256;
+
 /** Creates an empty memory index. */
 export function createMemoryIndex(): MemoryIndex {
   let entries: (Entry | undefined)[] = [];
@@ -53,6 +61,7 @@ export function createMemoryIndex(): MemoryIndex {
   // Per hashed term, the live entries that hold it (the postings keep dead ids until the next compaction).
   let df = new Map<number, number>();
 
+  let scratch = new Float64Array(0);
   // Each entry's IDF length, as of the load it was computed at: a load changes the IDF, so it is computed anew.
   let loads = 0;
   let norms: number[] = [];
@@ -126,31 +135,46 @@ export function createMemoryIndex(): MemoryIndex {
       compact();
     },
 
-    vote(terms, { neighbours, gate, agree }) {
+    vote(terms, { neighbours, gate, agree, half }) {
       const votes: Votes = new Map();
       const live = entries.length - dead;
       if (live === 0) return votes;
       const idf = (df: number) => Math.log(1 + live / df);
-      // Cosine over IDF-weighted term sets: the shared terms' weights against both sides' lengths.
-      const shared = new Map<number, number>();
+      // Cosine over IDF-weighted term sets: the shared terms' weights against both sides' lengths. The rarer terms
+      // find the candidates; once there are enough, a common term only adds to those it already found.
+      const query = [...new Set(terms)]
+        .map((term) => ({ term, n: df.get(term) ?? 0 }))
+        .filter(({ n }) => n > 0)
+        .sort((a, b) => a.n - b.n);
+      // Per entry id, the dot product so far (a scratch array, cleared after use) and the ids found.
+      if (scratch.length < entries.length) scratch = new Float64Array(entries.length * 2);
+      const found: number[] = [];
       let queryNorm = 0;
-      for (const term of new Set(terms)) {
-        const list = postings.get(term);
-        if (!list || !df.get(term)) continue;
-        const w = idf(df.get(term) || 1) ** 2;
+      for (const { term, n } of query) {
+        const w = idf(n) ** 2;
         queryNorm += w;
-        for (const id of list) if (entries[id]) shared.set(id, (shared.get(id) ?? 0) + w);
+        const open = found.length < CANDIDATES;
+        for (const id of postings.get(term) as number[]) {
+          if (!entries[id]) continue;
+          if (scratch[id] === 0) {
+            if (!open) continue;
+            found.push(id);
+          }
+          scratch[id] = (scratch[id] as number) + w;
+        }
       }
-      if (shared.size === 0) return votes;
+      if (found.length === 0) return votes;
       const scored: [id: number, sim: number][] = [];
-      for (const [id, dot] of shared) {
+      for (const id of found) {
+        const d = scratch[id] as number;
+        scratch[id] = 0;
         if (normAt[id] !== loads) {
           let norm = 0;
           for (const term of (entries[id] as Entry).terms) norm += idf(df.get(term) || 1) ** 2;
           norms[id] = norm;
           normAt[id] = loads;
         }
-        scored.push([id, dot / Math.sqrt(queryNorm * (norms[id] as number))]);
+        scored.push([id, d / Math.sqrt(queryNorm * (norms[id] as number))]);
       }
       scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
       const nearest = scored[0]?.[1] ?? 0;
@@ -172,8 +196,9 @@ export function createMemoryIndex(): MemoryIndex {
         }
       }
       for (const [tool, v] of votes) {
-        if ((sessions.get(tool) as number) < agree) votes.delete(tool);
-        else votes.set(tool, (v / total) * nearest);
+        const n = sessions.get(tool) as number;
+        if (n < agree) votes.delete(tool);
+        else votes.set(tool, (v / total) * nearest * (n / (n + half)));
       }
       return votes;
     },

@@ -49,13 +49,15 @@ export interface TermDelta {
 /** The deltas of sessions not yet written, merged: one write per shard carries every session's credit. */
 export interface Batch {
   sessions: number;
+  /** Clock steps since its counts were last brought to date (see addToBatch). */
+  steps: number;
   readonly shards: Map<number, Map<string, TermDelta>>;
   /** Requests for the memory of past requests, in the order the rounds gave them. */
   readonly memory: Remembered[];
 }
 
 /** An empty batch. */
-export const newBatch = (): Batch => ({ sessions: 0, shards: new Map(), memory: [] });
+export const newBatch = (): Batch => ({ sessions: 0, steps: 0, shards: new Map(), memory: [] });
 
 /** The key of a scope's head in the shared space. */
 export const headKey = (scope: string): string => `learn:${scope}`;
@@ -94,23 +96,16 @@ export function strength([, c, m, at]: Posting, u: number, halfLife: number): nu
 }
 
 /**
- * Merges a session's delta into a batch, by shard and then by term. A new session first fades what the batch holds
- * by one step of the clock, as writing each session on its own would: the batch is one write, not one date.
+ * Merges a session's delta into a batch, by shard and then by term. Each new session is one step of the clock, as
+ * writing each session on its own would be: what the batch held fades by it. The batch keeps its counts in units of
+ * its last step (a newer session's count is added grown by the steps before it), so a merge never walks the batch.
  */
 export function addToBatch(batch: Batch, delta: CreditDelta, halfLife: number): void {
-  if (delta.sessions > 0 && batch.shards.size > 0) {
-    const left = 2 ** (-delta.sessions / halfLife);
-    for (const terms of batch.shards.values()) {
-      for (const change of terms.values()) {
-        change.searched *= left;
-        for (const counts of change.tools.values()) {
-          counts[0] *= left;
-          counts[1] *= left;
-        }
-      }
-    }
-  }
+  // After this many steps the growth factor would overflow: fade what the batch holds and start counting again.
+  if (batch.steps + delta.sessions > 500 * halfLife) settle(batch, halfLife);
+  batch.steps += delta.sessions;
   batch.sessions += delta.sessions;
+  const grown = 2 ** (batch.steps / halfLife);
   const termDelta = (term: string): TermDelta => {
     const i = shardOf(term);
     let terms = batch.shards.get(i);
@@ -125,17 +120,33 @@ export function addToBatch(batch: Batch, delta: CreditDelta, halfLife: number): 
     }
     return made;
   };
-  for (const term of delta.newTerms) termDelta(term).searched++;
+  for (const term of delta.newTerms) termDelta(term).searched += grown;
   for (const [tool, terms] of delta.credit) {
     const fresh = delta.newPairs.get(tool);
     for (const [term, credit] of terms) {
       const { tools } = termDelta(term);
       const was = tools.get(tool);
-      const add = fresh?.has(term) ? 1 : 0;
+      const add = fresh?.has(term) ? grown : 0;
       if (was) {
-        was[0] += credit;
+        was[0] += credit * grown;
         was[1] += add;
-      } else tools.set(tool, [credit, add]);
+      } else tools.set(tool, [credit * grown, add]);
+    }
+  }
+}
+
+/** Brings a batch's counts to its last step (what a write takes), and restarts its step count. */
+export function settle(batch: Batch, halfLife: number): void {
+  const left = 2 ** (-batch.steps / halfLife);
+  batch.steps = 0;
+  if (left === 1) return;
+  for (const terms of batch.shards.values()) {
+    for (const change of terms.values()) {
+      change.searched *= left;
+      for (const counts of change.tools.values()) {
+        counts[0] *= left;
+        counts[1] *= left;
+      }
     }
   }
 }

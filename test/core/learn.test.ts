@@ -47,9 +47,11 @@ function turn(
   ];
 }
 
+/** Feeds sessions, then waits for their credit: a round only queues it, and a write follows within moments. */
 async function feed(layer: ToolSearch, sessions: number, query: string, called: readonly string[]): Promise<void> {
   for (let i = 0; i < sessions; i++)
     await layer.prepare({ sessionId: `feed-${query}-${i}`, tools, messages: turn(query, called) });
+  await layer.flush();
 }
 
 const top = async (layer: ToolSearch, query: string, extra: object = {}) =>
@@ -98,6 +100,7 @@ describe('learn', () => {
     const bridge = createToolSearch({ learn: true, logger: quiet, exposure: 'bridge', store: layer.options.store });
     const bridged = turn('rainfall', ['get_forecast'], 'b', 'call_tool');
     for (let round = 0; round < 3; round++) await bridge.prepare({ sessionId: 's2', tools, messages: bridged });
+    await bridge.flush();
     // Each layer reads the shared table again after a few seconds; a fresh one reads it now.
     const reader = createToolSearch({ learn: true, store: layer.options.store });
     expect(await creditOf(reader, 'get_forecast', 'rainfal')).toMatchObject({ credit: 2, sessions: 2 });
@@ -412,5 +415,23 @@ describe('learn', () => {
     await off.flush();
     expect(await store.shared?.get('learn:off:m:0')).toBeUndefined();
     expect(await off.inspectLearned()).not.toEqual([]);
+  });
+
+  it('lets one session reorder a small catalogue: its word counts for little, not for nothing (docs/ranking.md)', async () => {
+    const six = [
+      { name: 'get_weather', description: 'Current weather conditions for a city' },
+      { name: 'get_forecast', description: 'Weather forecast for the next days' },
+      { name: 'send_email', description: 'Send an email message' },
+      { name: 'read_inbox', description: 'List the newest messages' },
+      { name: 'create_event', description: 'Create a calendar event' },
+      { name: 'calculator', description: 'Evaluate an arithmetic expression' },
+    ];
+    const layer = createToolSearch({ learn: true, logger: quiet });
+    const first = async () =>
+      names(ok(await layer.search({ sessionId: `q${Math.random()}`, tools: six }, { query: 'weather' })).tools)[0];
+    expect(await first()).toBe('get_weather');
+    await layer.prepare({ sessionId: 'one', tools: six, messages: turn('weather', ['get_forecast']) });
+    await layer.flush();
+    expect(await first()).toBe('get_forecast');
   });
 });
