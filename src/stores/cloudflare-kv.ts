@@ -116,6 +116,6 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
           .catch(() => undefined),
       );
     },
-    shared: { get: shared.get, update: shared.update, delete: shared.delete },
+    shared: { get: shared.get, update: shared.update, delete: shared.delete, writeWaitMs: shared.writeWaitMs },
   };
 }
