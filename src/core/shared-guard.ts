@@ -65,6 +65,7 @@ export function guardShared(store: DiscoveredStore, options: SharedGuardOptions)
   const inMemory = store.shared ? undefined : memorySpace();
   const space: SharedSpace = store.shared ?? (inMemory as SharedSpace);
   const now = options.now ?? Date.now;
+  const writeWaitMs = Math.max(0, store.shared?.writeWaitMs ?? 0);
   const held = new Map<string, Held>();
   const lastGood = new Map<string, unknown>();
   let retryAt = 0;
@@ -78,17 +79,15 @@ export function guardShared(store: DiscoveredStore, options: SharedGuardOptions)
   };
 
   function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    // A paced write (see SharedSpace.writeWaitMs) is given its pacing on top of the timeout.
+    const limit = options.timeoutMs === 0 || what !== 'update' ? options.timeoutMs : options.timeoutMs + writeWaitMs;
     let work: Promise<T>;
     try {
       work = Promise.resolve(run());
     } catch (error) {
       return Promise.reject(error);
     }
-    return withTimeout(
-      work,
-      options.timeoutMs,
-      `${store.name}.shared.${what} took longer than ${options.timeoutMs} ms`,
-    );
+    return withTimeout(work, limit, `${store.name}.shared.${what} took longer than ${limit} ms`);
   }
 
   function failed(key: string, error: unknown, warn: Warn): Held {

@@ -24,6 +24,12 @@ export interface SharedSpace {
   /** Applies `apply` to the stored value and resolves to the value after it; returning `current` writes nothing. */
   update(key: string, apply: RecordUpdate): Promise<unknown>;
   delete(key: string): Promise<void>;
+  /**
+   * How long a healthy `update` may wait on the backend's write pacing, in milliseconds (KV, which takes one write a
+   * second per key, waits until a write is read back when it has no waitUntil). The layer adds it to its store
+   * timeout for updates, so a paced write is not taken for a failing store. Default 0.
+   */
+  readonly writeWaitMs?: number;
 }
 
 /**

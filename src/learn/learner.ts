@@ -9,6 +9,7 @@ import type { Message } from '../core/types.ts';
 import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { queryTerms } from '../search/rank.ts';
+import { addToSlot, clockKeys, clockOf, clockSlotKey, pickSlot } from './clock.ts';
 import { createMemoryIndex, sessionHash, termHash, VOTE } from './memory.ts';
 import {
   appendToPage,
@@ -28,16 +29,13 @@ import {
   addToShard,
   type Batch,
   fade,
-  headKey,
   newBatch,
-  readHead,
   readShard,
   SHARDS,
   type Shard,
   settle,
   shardKey,
   shardOf,
-  TABLE_VERSION,
   type TermEntry,
 } from './table.ts';
 
@@ -121,7 +119,7 @@ export function createLearner(
   const termsOf = (query: string) =>
     tokenized.get(query) ?? rememberRecent(tokenized, query, queryTerms(query), QUERIES_KEPT);
 
-  const headName = headKey(scope);
+  const clockNames = clockKeys(scope);
   const shardNames = Array.from({ length: SHARDS }, (_, i) => shardKey(scope, i));
   const keep = (key: string, value: unknown) => cache.set(key, { value, at: Date.now() });
   /** A value read or written within REFRESH_MS, boxed (a missing key is undefined inside). */
@@ -142,7 +140,8 @@ export function createLearner(
     const shardOfTerm = new Map<string, number>();
     for (const term of terms) shardOfTerm.set(term, shardOf(term));
     const byIndex = new Map<number, Shard>();
-    let head = fresh(headName);
+    const held = clockNames.map((key) => fresh(key));
+    let clockValues = held.every((hit) => hit !== undefined) ? held.map((hit) => hit.value) : undefined;
     const missing: number[] = [];
     for (const i of new Set(shardOfTerm.values())) {
       const value = fresh(shardNames[i] as string);
@@ -150,12 +149,12 @@ export function createLearner(
       else byIndex.set(i, readShard(value.value));
     }
     // Most searches find what they need in memory; the others read the missing values in parallel.
-    if (head === undefined || missing.length > 0) {
+    if (clockValues === undefined || missing.length > 0) {
       const [read0, ...read1] = await Promise.all([
-        read(headName, warn),
+        Promise.all(clockNames.map((key) => read(key, warn))),
         ...missing.map((i) => read(shardNames[i] as string, warn)),
       ]);
-      head = { value: read0 };
+      clockValues = read0;
       for (const [k, i] of missing.entries()) byIndex.set(i, readShard(read1[k]));
     }
     const entries = new Map<string, TermEntry>();
@@ -163,7 +162,7 @@ export function createLearner(
       const x = (byIndex.get(i) as Shard).x;
       if (Object.hasOwn(x, term)) entries.set(term, x[term] as TermEntry);
     }
-    return { u: readHead(head.value).u, entry: (term) => entries.get(term) };
+    return { u: clockOf(clockValues), entry: (term) => entries.get(term) };
   }
 
   // Credit committed and not yet written, merged across sessions, and the write under way: a round only queues
@@ -174,23 +173,25 @@ export function createLearner(
   // Ends the wait of the queued write at once (a round that waits for it, flush()).
   let release: (() => void) | undefined;
 
-  /** Writes a batch: the clock first (its new value dates the change), then each shard it touches. */
+  /**
+   * Writes a batch: its sessions to one slot of the clock, and each shard it touches, dated by the clock as read now
+   * with the batch's sessions added (see clock.ts: no key is written by every commit).
+   */
   async function write(taken: Batch, warn: Warn): Promise<void> {
     if (taken.memory.length > 0) await remember(taken.memory, warn);
     if (taken.shards.size === 0) return;
     const { sessions } = taken;
-    const head = readHead(
-      sessions > 0
-        ? await shared.update(headName, (current) => ({ v: TABLE_VERSION, u: readHead(current).u + sessions }), warn)
-        : await read(headName, warn),
-    );
-    if (sessions > 0) keep(headName, head);
-    await Promise.all(
-      [...taken.shards].map(async ([i, terms]) => {
+    const values = await Promise.all(clockNames.map((key) => shared.get(key, warn)));
+    for (const [k, key] of clockNames.entries()) keep(key, values[k]);
+    const u = clockOf(values) + sessions;
+    const slot = clockSlotKey(scope, pickSlot());
+    await Promise.all([
+      sessions > 0 && shared.update(slot, addToSlot(sessions), warn).then((value) => keep(slot, value)),
+      ...[...taken.shards].map(async ([i, terms]) => {
         const key = shardNames[i] as string;
-        keep(key, await shared.update(key, (current) => addToShard(current, terms, head.u, options), warn));
+        keep(key, await shared.update(key, (current) => addToShard(current, terms, u, options), warn));
       }),
-    );
+    ]);
   }
 
   // The memory of past requests: its pages as last read, and the index a search asks.
@@ -373,11 +374,11 @@ export function createLearner(
     async inspect(warn) {
       release?.();
       await writing;
-      const [head, ...shards] = await Promise.all([
-        read(headName, warn),
+      const [clockValues, ...shards] = await Promise.all([
+        Promise.all(clockNames.map((key) => read(key, warn))),
         ...Array.from({ length: SHARDS }, async (_, i) => readShard(await read(shardNames[i] as string, warn))),
       ]);
-      const { u } = readHead(head);
+      const u = clockOf(clockValues as unknown[]);
       const out: LearnedCredit[] = [];
       for (const shard of shards as Shard[]) {
         for (const [term, [, , postings]] of Object.entries(shard.x)) {
@@ -399,7 +400,7 @@ export function createLearner(
       }
       const pages = readMemoryHead(await shared.get(memoryHeadKey(which), () => {}));
       await Promise.all([
-        shared.delete(headKey(which)),
+        ...clockKeys(which).map((key) => shared.delete(key)),
         ...Array.from({ length: SHARDS }, (_, i) => shared.delete(shardKey(which, i))),
         shared.delete(memoryHeadKey(which)),
         ...Array.from({ length: pages.last - pages.first + 1 }, (_, k) =>

@@ -49,6 +49,8 @@ interface Entry extends Remembered {
 
 /** Past requests a search scores at most, found by its rarest terms. */
 const CANDIDATES = 256;
+/** The query's terms the memory reads: its rarest. */
+const QUERY_TERMS = 12;
 
 /** Creates an empty memory index. */
 export function createMemoryIndex(): MemoryIndex {
@@ -142,10 +144,12 @@ export function createMemoryIndex(): MemoryIndex {
       const idf = (df: number) => Math.log(1 + live / df);
       // Cosine over IDF-weighted term sets: the shared terms' weights against both sides' lengths. The rarer terms
       // find the candidates; once there are enough, a common term only adds to those it already found.
+      // A long request is told apart by its rarest words: the rest would cost more to read than they weigh.
       const query = [...new Set(terms)]
         .map((term) => ({ term, n: df.get(term) ?? 0 }))
         .filter(({ n }) => n > 0)
-        .sort((a, b) => a.n - b.n);
+        .sort((a, b) => a.n - b.n)
+        .slice(0, QUERY_TERMS);
       // Per entry id, the dot product so far (a scratch array, cleared after use) and the ids found.
       if (scratch.length < entries.length) scratch = new Float64Array(entries.length * 2);
       const found: number[] = [];

@@ -16,7 +16,7 @@ export interface KvStoreOptions {
   readonly prefix?: string;
   /** A session not written for this long expires, in seconds (KV's minimum is 60; reads do not extend it). Default: never. */
   readonly ttlSeconds?: number;
-  /** The request's `ctx.waitUntil`: writes are deferred past the response, coalesced and verified. Without it each write is made inline and not verified. */
+  /** The request's `ctx.waitUntil`: writes are deferred past the response and verified. Without it each write is made inline: a session's is not read back, a shared value's is (the call waits a second or more). */
   readonly waitUntil?: (promise: Promise<unknown>) => void;
 }
 
@@ -47,9 +47,10 @@ const schema = v.strictObject(
 
 /**
  * Keeps discovered sets in Workers KV. KV has no compare-and-swap, so racing writers merge instead of
- * overwriting: each write re-reads the key and replays this instance's updates onto it (a rebase), and,
- * with `waitUntil`, reads the key back a second later and rebases again if another writer's value
- * replaced ours. A race can still lose a discovery when the other writer's value stays invisible to us
+ * overwriting: the updates of a key from every store instance of an isolate over the same binding
+ * wait in one queue, each write re-reads the key and replays them onto it (a rebase), at most once a
+ * second per key, and (with `waitUntil`, and always for shared values) reads the key back a second
+ * later and rebases again if another writer's value replaced ours. A race can still lose a discovery when the other writer's value stays invisible to us
  * for longer than that second (KV is eventually consistent across locations, up to 60 s); a Durable
  * Object store loses nothing. `clear()` starts a new key epoch instead of listing every key.
  * @example const store = createKvStore({ namespace: env.DISCOVERED, waitUntil: ctx.waitUntil.bind(ctx) })
@@ -116,6 +117,6 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
           .catch(() => undefined),
       );
     },
-    shared: { get: shared.get, update: shared.update, delete: shared.delete },
+    shared: { get: shared.get, update: shared.update, delete: shared.delete, writeWaitMs: shared.writeWaitMs },
   };
 }

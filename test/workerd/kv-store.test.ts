@@ -50,13 +50,13 @@ describe('cloudflare-kv store', () => {
     expect(await createKvStore({ namespace: real, prefix }).get('s')).toEqual(['x']);
   });
 
-  it('gives up a deferred write after 4 attempts, rejecting the waitUntil promise with the session named', async () => {
+  it('gives up a deferred write after 6 attempts, rejecting the waitUntil promise with the session named', async () => {
     const request = requestContext();
     const namespace = faultyKv(real, kvNetwork(), 'a', { failPuts: 100 });
     const store = createKvStore({ namespace, prefix: freshPrefix(), waitUntil: request.waitUntil });
     // The round itself is answered: the write comes after it.
     expect(await store.update('s', append('x'))).toEqual(['x']);
-    await expect(request.settle()).rejects.toThrow(/store "cloudflare-kv" could not write session "s" in 4 attempts/);
+    await expect(request.settle()).rejects.toThrow(/store "cloudflare-kv" could not write session "s" in 6 attempts/);
   }, 15_000);
 
   it('writes inline without waitUntil, one write per key per second', async () => {
