@@ -71,7 +71,7 @@ export function renderResult(
         'none',
       ),
     ),
-    result.related.length > 0 ? h('p', {}, 'related ', chips(result.related, 'none')) : '',
+    result.related ? h('p', {}, 'related ', chips(result.related, 'none')) : '',
   );
 }
 
