@@ -28,6 +28,8 @@ export interface CatalogueShape {
   searchToolTokens: number;
   /** The average tokens of the tools the catalogue's queries find (searches favour the larger tools). */
   foundToolTokens: number;
+  /** The definitions a search of the catalogue's queries returns, on average (at most 5; fewer when confident). */
+  toolsPerSearch: number;
 }
 
 /** Measures a catalogue the way the estimator takes it: the whole tools block, the search tool, what searches find. */
@@ -39,7 +41,8 @@ export async function catalogueShape(
   const layer = createToolSearch();
   const { tools: exposed } = await layer.prepare({ sessionId: 'cost', tools });
   const found: Tool[] = [];
-  for (const query of queries.slice(0, 20)) {
+  const searched = queries.slice(0, 20);
+  for (const query of searched) {
     const result = await layer.search({ sessionId: 'cost', tools }, { query });
     if ('tools' in result) found.push(...(result.tools as readonly Tool[]));
   }
@@ -55,6 +58,7 @@ export async function catalogueShape(
     groupCount: [...sizes.values()].reduce((sum, n) => sum + Math.ceil(n / 9), 0),
     searchToolTokens: toolsTokens(exposed.filter((t) => t.name === SEARCH_TOOL_NAME)),
     foundToolTokens: Math.round(toolsTokens(found) / Math.max(1, found.length)),
+    toolsPerSearch: Math.max(1, Math.round(found.length / Math.max(1, searched.length))),
   };
 }
 
@@ -97,6 +101,7 @@ export const shapeInput = (shape: CatalogueShape) => ({
   groupCount: shape.groupCount,
   searchToolTokens: shape.searchToolTokens,
   foundToolTokens: shape.foundToolTokens,
+  toolsPerSearch: shape.toolsPerSearch,
 });
 
 /**
@@ -177,7 +182,7 @@ export function costTable(rows: readonly CostRow[]): Table {
     ]),
     notes: [
       "none: every tool sent every round (no layer); tools, bridge, native: the exposure modes of SPEC 11 (native: the provider's own deferral; Gemini has none).",
-      "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x in 128-token steps from 1,024, output 8x; Gemini: reads 0.1x from 4,096, output 6x); 5 tools per search.",
+      "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x in 128-token steps from 1,024, output 8x; Gemini: reads 0.1x from 4,096, output 6x); as many tools per search as the catalogue's searches return (at most 5).",
       ...(floored
         ? [
             "floor: the same recorded session with only the tools it calls, sent inline from the first request (no search, no extra round), priced the same way; no tool-search layer can cost less. default ÷ floor: the measured cost of the adapter's default exposure (in brackets) over the floor.",

@@ -48,10 +48,11 @@ export async function measureRelated(c: Case, set: BenchSet = loadSet(c.set)): P
   for (const [i, q] of set.queries.entries()) {
     const result = (await layer.search({ sessionId: `q${i}`, tools }, { query: q.query, limit: 5 })) as SearchResult;
     const top = new Set(result.tools.map((tool) => tool.name));
-    const related = new Set(result.related);
+    const names = result.related ?? [];
+    const related = new Set(names);
     row.searches++;
-    row.names += result.related.length;
-    row.chars += result.related.length === 0 ? 0 : JSON.stringify(result.related).length;
+    row.names += names.length;
+    row.chars += names.length === 0 ? 0 : JSON.stringify(names).length;
     for (const name of q.relevant) {
       if (top.has(name)) continue;
       row.missed++;

@@ -15,10 +15,12 @@ import { resolveOptions, type ToolSearchOptions, textsReady } from './options.ts
 import { expose, listedTools } from './prepare.ts';
 import {
   MAX_RELATED,
+  pageIds,
   parseSearchArgs,
   rankSearch,
   runSearch,
   SEARCH_TOOL_NAME,
+  type SearchResult,
   searchToolDefinition,
   searchWindow,
 } from './search-tool.ts';
@@ -199,7 +201,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         ? await (await learner()).rank(catalogue, visible, parsed.query, take, rank, loggingWarn)
         : await rank(take);
       const shown = mode.exposure === 'tools' && !mode.compact ? texts : await modes.searchTexts(mode);
-      const ids = ranked.ids.slice(parsed.offset, take);
+      const { ids } = pageIds(parsed, resolved.maxSearchResults, ranked);
       const found = ids.map((id) => (catalogue.tools[id] as Tool).name);
       const { sessionId } = context;
       emit({ type: 'search', sessionId, query: parsed.query, found: ranked.found, names: found });
@@ -209,7 +211,9 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         // The session's set (after this search) is left out of `related`: the model has those tools' definitions.
         if (catalogue.groups.size > 0) {
           const { related } = await import('./related.ts');
-          result = { ...result, related: related(catalogue, ids, visible, matched, after?.order ?? [], MAX_RELATED) };
+          const names = related(catalogue, ids, visible, matched, after?.order ?? [], MAX_RELATED);
+          // Before the hint, in the order the fields are documented.
+          if (names.length > 0) result = { ...withoutHint(result), related: names, hint: result.hint };
         }
       }
       logger.debug?.(`[tool-search-layer] ${context.sessionId}: "${parsed.query}" found ${result.found}`);
@@ -299,4 +303,10 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       await (await learner()).forget(scope);
     },
   };
+}
+
+/** A result without its hint, so that a field added after it still reads before it. */
+function withoutHint(result: SearchResult): Omit<SearchResult, 'hint'> {
+  const { hint: _hint, ...rest } = result;
+  return rest;
 }

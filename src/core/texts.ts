@@ -15,9 +15,9 @@ export interface Texts {
   readonly queryParamSemantic: string;
   readonly limitParam: string;
   readonly offsetParam: string;
-  /** {found}, {count} */
+  /** Tools were returned. {found}, {count} may be used, though the result's fields already say both. */
   readonly hintFound: string;
-  /** {remaining}, {nextOffset} */
+  /** More tools match: {nextOffset} ({remaining} may be used, though `found` already says it). */
   readonly hintMore: string;
   readonly hintNone: string;
   readonly hintNoKeywords: string;
@@ -64,9 +64,8 @@ const en: Texts = {
     'Keywords separated by spaces, or a short description of the task; a tool matches when any keyword is in its name or description, or when it is close in meaning to the query. An empty string lists every tool.',
   limitParam: 'The most tools to return.',
   offsetParam: 'How many results to skip, for paging.',
-  hintFound:
-    'Found {found} matching tools and returned {count}. Call them directly by name from your next step; their parameters are above.',
-  hintMore: '{remaining} more match: call search_tools again with the same query and offset {nextOffset}.',
+  hintFound: 'Call a tool above directly by name from your next step.',
+  hintMore: 'For more, search again with offset {nextOffset}.',
   hintNone:
     'No tool matched. Try other keywords: a synonym, the action or the object of the task, or a name from the list in the search_tools description.',
   hintNoKeywords:

@@ -10,9 +10,9 @@ export interface BridgeTexts {
   readonly callToolDescription: string;
   readonly callNameParam: string;
   readonly callArgumentsParam: string;
-  /** A bridge search found tools: {found}, {count}. */
+  /** A bridge search found tools ({found}, {count} may be used; the result's fields say both). */
   readonly bridgeHintFound: string;
-  /** A compact search found tools: {found}, {count}. */
+  /** A compact search found tools ({found}, {count} may be used). */
   readonly compactHintFound: string;
   /** {reason} */
   readonly callArgsError: string;
@@ -44,10 +44,8 @@ const en: BridgeTexts = {
     'Call a tool that search_tools returned: "name" is its name, "arguments" an object that matches the parameters the search showed. Tools sent with this request are called directly, not through call_tool.',
   callNameParam: 'The name of the tool, exactly as search_tools returned it.',
   callArgumentsParam: "The tool's arguments: an object that matches its parameters.",
-  bridgeHintFound:
-    'Found {found} matching tools and returned {count}. Call one with call_tool, for example {"name": "<tool name>", "arguments": {…}}, with arguments that match its parameters above.',
-  compactHintFound:
-    'Found {found} matching tools and returned {count}. Their full definitions are sent with your next step: call them directly by name then.',
+  bridgeHintFound: 'Call a tool above with call_tool.',
+  compactHintFound: 'Their full definitions come with your next step; call them by name then.',
   callArgsError: 'Invalid call_tool arguments: {reason}',
   callArgsHint:
     'Call call_tool with a JSON object such as {"name": "get_weather", "arguments": {"city": "Paris"}}: "name" is a tool that search_tools returned, "arguments" an object that matches its parameters.',
@@ -76,9 +74,8 @@ const zh: BridgeTexts = {
     '调用 search_tools 返回的工具：name 为工具名称，arguments 为符合搜索结果中参数定义的对象。随本次请求发送的工具直接调用，不经过 call_tool。',
   callNameParam: '工具名称，与 search_tools 返回的完全一致。',
   callArgumentsParam: '工具的参数：符合其参数定义的对象。',
-  bridgeHintFound:
-    '共匹配 {found} 个工具，本次返回 {count} 个。请用 call_tool 调用，例如 {"name": "<工具名称>", "arguments": {…}}，参数须符合上面的定义。',
-  compactHintFound: '共匹配 {found} 个工具，本次返回 {count} 个。它们的完整定义随下一步发送，届时可直接按名称调用。',
+  bridgeHintFound: '请用 call_tool 调用。',
+  compactHintFound: '它们的完整定义随下一步发送，届时可直接按名称调用。',
   callArgsError: 'call_tool 参数无效：{reason}',
   callArgsHint:
     '请用 JSON 对象调用 call_tool，例如 {"name": "get_weather", "arguments": {"city": "北京"}}：name 为 search_tools 返回的工具名称，arguments 为符合其参数定义的对象。',

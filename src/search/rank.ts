@@ -25,6 +25,14 @@ export interface RankResult {
   readonly ids: readonly number[];
   /** The query keywords that counted (after stopwords and one-letter Latin removal), lower-cased, deduplicated, in query order. */
   readonly keywords: readonly string[];
+  /**
+   * The ranking's own score of the first ids, best first, for those that matched a query term (substring-only hits
+   * and tools past the reordered head have none): the second stage's score, the best near 1. Absent when another
+   * ranking (learned credit, a semantic ranker) reordered the ids.
+   */
+  readonly scores?: readonly number[];
+  /** Whether the first id holds every query term the catalogue knows (its coverage factor is 1), with `scores`. */
+  readonly whole?: boolean;
 }
 
 // The contract's bounds on a query, applied here too so a direct caller cannot make a search slow.
@@ -60,17 +68,19 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   const first = firstStage(ix, query, options.visible ?? (() => true), take);
   if (!('rank' in first)) return first;
   if (options.members) for (const d of first.candidates) options.members[d] = 1;
-  const { candidates, rank, evidence, keywords } = first;
+  const { candidates, rank, evidence, keywords, whole } = first;
   const { rerankTop } = PARAMS;
   // The same best candidates are reordered whatever the page, so paging stays stable.
   const head = headOf(candidates, rank, rerankTop);
-  const ordered = rerank(ix, evidence, head, rank, TIER);
+  const { ids: ordered, scores } = rerank(ix, evidence, head, rank, TIER);
   const ids =
     take <= ordered.length
       ? ordered.slice(0, take)
       : [...ordered, ...top(candidates, rank, take).slice(ordered.length)];
   giveRanks(ix, rank, candidates);
-  return { found: candidates.length, ids, keywords };
+  const scored = scores.slice(0, take);
+  const best = ids[0];
+  return { found: candidates.length, ids, keywords, scores: scored, whole: best !== undefined && whole.includes(best) };
 }
 
 /** The first stage's best candidates and the features of each, for bench/tune.ts (which fits the second stage). */
@@ -103,6 +113,8 @@ interface FirstStage {
   readonly rank: Float64Array;
   readonly evidence: QueryEvidence;
   readonly keywords: string[];
+  /** The candidates holding every known query term (their coverage factor is 1). */
+  readonly whole: readonly number[];
 }
 
 /** BM25F with coverage and name factors over every visible tool holding a query term, plus the substring floor. */
@@ -170,6 +182,7 @@ function firstStage(
     powersOf = coord;
   }
   const candidates: number[] = [];
+  const whole: number[] = [];
   const rank = takeRanks(ix);
   for (const d of touched) {
     const s = score[d] as number;
@@ -179,12 +192,13 @@ function firstStage(
       const cover = mass ? (powers[Math.round(Math.min(1, (covered[d] as number) / mass) * STEPS)] as number) : 1;
       rank[d] = s ? TIER + s * (1 + nameBoost * names) * cover + substring * (sub[d] as number) : (sub[d] as number);
       candidates.push(d);
+      if (mass && (covered[d] as number) >= mass * 0.999) whole.push(d);
     }
     score[d] = sub[d] = covered[d] = named[d] = seen[d] = 0;
   }
   release(ix, acc);
   const evidence = { slots: expanded, idf, mass, pairs: queryPairs(ix, parsed, (t) => idfOf(n, df(ix, t))) };
-  return { candidates, rank, evidence, keywords };
+  return { candidates, rank, evidence, keywords, whole };
 }
 
 // Per index, one array of candidate scores, reused: allocating and zeroing one per query showed in its time.

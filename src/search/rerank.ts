@@ -75,15 +75,18 @@ function pairsOf(ix: BuiltIndex, q: QueryEvidence, d: number): number {
   return pairs;
 }
 
-/** Reorders the best candidates (at most PARAMS.rerankTop, best first) by the second stage's linear score. */
+/**
+ * Reorders the best candidates (at most PARAMS.rerankTop, best first) by the second stage's linear score; `scores`
+ * holds that score of each, in the new order (the first stage's part relative to its best, so the best is about 1).
+ */
 export function rerank(
   ix: BuiltIndex,
   q: QueryEvidence,
   ids: readonly number[],
   score: Float64Array,
   floor: number,
-): number[] {
-  if (ids.length < 2) return ids.slice();
+): { ids: number[]; scores: number[] } {
+  if (ids.length < 2) return { ids: ids.slice(), scores: ids.map(() => 1) };
   const best = (score[ids[0] as number] as number) - floor || 1;
   const weight = PARAMS.stage2[PAIRS] as number;
   const fround = Math.fround;
@@ -103,5 +106,5 @@ export function rerank(
     }
     order[j] = i;
   }
-  return order.map((i) => ids[i] as number);
+  return { ids: order.map((i) => ids[i] as number), scores: order.map((i) => s[i] as number) };
 }

@@ -76,7 +76,7 @@ const toolResults = (messages: readonly MessageParam[]) =>
 describe("Anthropic Messages, exposure 'tools' (the tools array replaced at each discovery)", () => {
   const script: Script = (_r, index) =>
     [
-      anthropicReply({ text: 'Let me look.', uses: [['search_tools', { query: 'weather forecast' }]] }),
+      anthropicReply({ text: 'Let me look.', uses: [['search_tools', { query: 'weather forecast', limit: 3 }]] }),
       anthropicReply({ uses: [['get_forecast', { city: 'Oslo', days: '2' }]] }),
       anthropicReply({ text: 'Rain all week.' }),
     ][index];

@@ -118,7 +118,7 @@ describe('displayToolCall: LangChain', () => {
     const paris = { name: 'get_weather', arguments: { city: 'Paris' } };
     const model = fakeModel()
       .respondWithTools([{ name: 'call_tool', args: paris, id: 'l1' }])
-      .respondWithTools([{ name: 'search_tools', args: { query: 'weather forecast' }, id: 'l2' }])
+      .respondWithTools([{ name: 'search_tools', args: { query: 'weather forecast', limit: 3 }, id: 'l2' }])
       .respondWithTools([{ name: 'call_tool', args: paris, id: 'l3' }])
       .respondWithTools([{ name: 'get_forecast', args: { city: 'Oslo' }, id: 'l4' }])
       .respond(new AIMessage('Sunny in Paris.'));

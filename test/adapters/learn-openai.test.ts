@@ -153,7 +153,7 @@ describe('learning through the Responses API with previous_response_id, over two
     const openai = await client(
       (i) =>
         [
-          responsesReply([functionCall('search_tools', { query: LEARN_QUERY })]),
+          responsesReply([functionCall('search_tools', { query: LEARN_QUERY, limit: 3 })]),
           responsesReply([functionCall(LEARN_TOOL, LEARN_ARGS)]),
           responsesReply([textMessage('Take one.')]),
           // The next turn: a tool the first search found, called without a new search.

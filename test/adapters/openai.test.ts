@@ -66,7 +66,7 @@ async function chatSession(layer: ToolSearch, client: OpenAI, options: { strict?
 
 const searchThenCall: Script = (_request, index) =>
   index === 0
-    ? chatReply({ calls: [['search_tools', { query: 'weather forecast' }]] })
+    ? chatReply({ calls: [['search_tools', { query: 'weather forecast', limit: 3 }]] })
     : index === 1
       ? chatReply({ calls: [['get_forecast', { city: 'Oslo', days: '3' }]] })
       : chatReply({ text: 'Sunny for three days.' });
@@ -267,7 +267,7 @@ describe('Responses API, portable mode', () => {
   it('with previous_response_id the store is the record: found tools are exposed though the host sends almost no history', async () => {
     const script: Script = (_r, index) =>
       [
-        responsesReply([functionCall('search_tools', { query: 'weather forecast' })]),
+        responsesReply([functionCall('search_tools', { query: 'weather forecast', limit: 3 })]),
         responsesReply([functionCall('get_forecast', { city: 'Oslo', days: '2' })]),
         responsesReply([textMessage('Rain.')]),
       ][index];

@@ -39,7 +39,7 @@ describe('compact search results', () => {
       parameters:
         'repo: string, title: string, labels?: string[], priority?: "low"|"high", assignee?: string|null, milestone?: milestone, draft?: boolean|null, extra?: any',
     });
-    expect(result.hint).toMatch(/full definitions are sent with your next step/);
+    expect(result.hint).toMatch(/full definitions come with your next step/);
   });
 
   it('cost fewer characters than full results, and still discover the tools they return', async () => {

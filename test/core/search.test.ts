@@ -203,6 +203,41 @@ describe('search_tools: limit, pagination, related', () => {
     expect(pages).toEqual(names(ok(await search({ query: 'file list text' }, { maxSearchResults: 0 })).tools));
   });
 
+  it('returns fewer definitions when the ranking is confident, and pages on from there', async () => {
+    // One tool holds every word of the query and the next scores far below it: it comes alone.
+    const first = ok(await search({ query: 'list directory' }));
+    expect(names(first.tools)).toEqual(['list_directory']);
+    expect(first.found).toBe(3);
+    expect(first.pagination).toEqual({ offset: 0, limit: 1, total: 3, nextOffset: 1 });
+    expect(first.hint).toMatch(/offset 1\b/);
+    // Paging on is not cut: the pages are disjoint and together the ranking's order.
+    const rest = ok(await search({ query: 'list directory', offset: 1 }));
+    expect(rest.pagination).toEqual({ offset: 1, limit: 5, total: 3, nextOffset: null });
+    const all = names(ok(await search({ query: 'list directory' }, { maxSearchResults: 0 })).tools);
+    expect([...names(first.tools), ...names(rest.tools)]).toEqual(all);
+    expect(all).toHaveLength(3);
+    // A limit the model asks for is honoured up to the cap, and maxSearchResults 0 (no limit) is never cut.
+    expect(names(ok(await search({ query: 'list directory', limit: 3 })).tools)).toEqual(all);
+    expect(ok(await search({ query: 'list directory', limit: 3 })).pagination).toBeUndefined();
+  });
+
+  it('keeps the whole page when the ranking is not confident', async () => {
+    const twins: Tool[] = Array.from({ length: 8 }, (_, i) => ({ name: `twin_${i}`, description: 'identical twin' }));
+    const result = ok(await search({ query: 'identical twin' }, {}, { tools: twins }));
+    expect(names(result.tools)).toEqual(names(twins.slice(0, 5)));
+    expect(result.pagination).toEqual({ offset: 0, limit: 5, total: 8, nextOffset: 5 });
+  });
+
+  it('carries no filler: no empty related, no counts repeated in the hint', async () => {
+    const result = ok(await search({ query: 'calculator' }));
+    expect(names(result.tools)).toEqual(['calculator']);
+    expect(Object.keys(result)).toEqual(['found', 'tools', 'hint']);
+    expect(result.hint).toBe('Call a tool above directly by name from your next step.');
+    const paged = ok(await search({ query: '', limit: 2 }));
+    expect(Object.keys(paged)).toEqual(['found', 'tools', 'pagination', 'related', 'hint']);
+    expect(paged.hint).not.toMatch(/16/);
+  });
+
   it('returns full definitions', async () => {
     const [tool] = ok(await search({ query: 'send_email', limit: 1 })).tools;
     const original = catalogue[0] as Tool;
@@ -349,7 +384,7 @@ describe('index reuse', () => {
   it('reads groups from the current tools even when equal text shares an index', async () => {
     const layer = layerWith();
     const query = { query: 'calculator', limit: 1 };
-    expect(ok(await layer.search({ sessionId: 's', tools: catalogue }, query)).related).toEqual([]);
+    expect(ok(await layer.search({ sessionId: 's', tools: catalogue }, query)).related).toBeUndefined();
     const regrouped = catalogue.map((t) => ({
       ...t,
       groups: t.name === 'calculator' || t.name === 'web_search' ? ['misc'] : t.groups,

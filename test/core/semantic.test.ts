@@ -360,7 +360,7 @@ describe('the semantic ranker hook', () => {
     const result = ok(
       await layer.search({ sessionId: 's', tools: catalogue, enabledGroups: ['mail'] }, { query: 'rainy weather' }),
     );
-    const shown = [...names(result.tools), ...result.related];
+    const shown = [...names(result.tools), ...(result.related ?? [])];
     expect(shown).not.toContain('get_weather');
     expect(shown.every((name) => !/weather|forecast|event|file|directory|Stock|Currency/.test(name))).toBe(true);
     // minSimilarity -1 lets every visible tool join: exactly the ungrouped and mail tools, the only ones embedded.
