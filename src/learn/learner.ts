@@ -13,6 +13,7 @@ import { addToSlot, clockKeys, clockOf, clockSlotKey, pickSlot } from './clock.t
 import { createMemoryIndex, sessionHash, termHash, VOTE } from './memory.ts';
 import {
   appendToPage,
+  MAX_LANES,
   memoryHeadKey,
   memoryPageKey,
   pageEntries,
@@ -92,6 +93,9 @@ const GATHER_MS = 200;
 const SESSIONS_KEPT = 1000;
 /** Queries kept tokenized: every round re-sends the history's searches. */
 const QUERIES_KEPT = 2000;
+
+/** Page numbers a memory lane may reach before the next lane's numbers in the index. */
+const LANE_SPAN = 1e6;
 
 const nothing: RoundLearning = { apply: (record) => record, commit: () => undefined };
 
@@ -194,20 +198,22 @@ export function createLearner(
     ]);
   }
 
-  // The memory of past requests: its pages as last read, and the index a search asks.
-  const memoryHead = memoryHeadKey(scope);
-  const { pageBytes, pages: maxPages } = pageLayout(options.memoryBytes);
+  // The memory of past requests: its lanes' pages as last read, and the index a search asks. A page's number in the
+  // index is lane * LANE_SPAN + page.
+  const { pageBytes, lanes, pagesPerLane } = pageLayout(options.memoryBytes);
   let memory = createMemoryIndex();
   const loaded = new Map<number, { value: unknown; closed: boolean }>();
 
-  /** Appends requests to the page being filled, starting the next page (and dropping the oldest) when it is full. */
+  /** Appends requests to the page a random lane is filling, starting its next page (and dropping its oldest) when full. */
   async function remember(requests: readonly Remembered[], warn: Warn): Promise<void> {
-    let head = readMemoryHead(await read(memoryHead, warn));
+    const lane = Math.floor(Math.random() * lanes);
+    const headName = memoryHeadKey(scope, lane);
+    let head = readMemoryHead(await read(headName, warn));
     let left = requests;
     for (let tries = 0; left.length > 0 && tries < 4; tries++) {
       const n = head.last;
       let rest: Remembered[] = [];
-      const key = memoryPageKey(scope, n);
+      const key = memoryPageKey(scope, lane, n);
       const page = await shared.update(
         key,
         (current) => {
@@ -223,37 +229,47 @@ export function createLearner(
       const before = head.first;
       head = readMemoryHead(
         await shared.update(
-          memoryHead,
+          headName,
           (current) => {
             const now = readMemoryHead(current);
             if (now.last > n) return now;
-            return { v: now.v, first: Math.max(now.first, n + 2 - maxPages), last: n + 1 };
+            return { v: now.v, first: Math.max(now.first, n + 2 - pagesPerLane), last: n + 1 };
           },
           warn,
         ),
       );
-      keep(memoryHead, head);
+      keep(headName, head);
       const gone = Array.from({ length: Math.max(0, head.first - before) }, (_, k) => before + k);
-      await Promise.all(gone.map((k) => shared.delete(memoryPageKey(scope, k))));
+      await Promise.all(gone.map((k) => shared.delete(memoryPageKey(scope, lane, k))));
     }
   }
 
-  /** The memory index with every page the head names: closed pages read once, the page being filled when stale. */
+  /** The memory index with every page the lanes' heads name: closed pages read once, the pages being filled when stale. */
   async function memoryIndex(warn: Warn) {
-    const { first, last } = readMemoryHead(await read(memoryHead, warn));
-    for (const n of loaded.keys()) if (n < first) loaded.delete(n);
-    memory.dropBelow(first);
-    const stale: number[] = [];
-    for (let n = first; n <= last; n++) {
-      const had = loaded.get(n);
-      // A page read while it was being filled is read once more after it closed.
-      if (!had || (n === last ? fresh(memoryPageKey(scope, n))?.value !== had.value : !had.closed)) stale.push(n);
+    const heads = await Promise.all(
+      Array.from({ length: lanes }, async (_, lane) => readMemoryHead(await read(memoryHeadKey(scope, lane), warn))),
+    );
+    const wanted = new Set<number>();
+    const stale: [lane: number, n: number, last: boolean][] = [];
+    for (const [lane, { first, last }] of heads.entries()) {
+      for (let n = first; n <= last; n++) {
+        const id = lane * LANE_SPAN + n;
+        wanted.add(id);
+        const had = loaded.get(id);
+        // A page read while it was being filled is read once more after it closed.
+        const current = n === last;
+        if (!had || (current ? fresh(memoryPageKey(scope, lane, n))?.value !== had.value : !had.closed))
+          stale.push([lane, n, current]);
+      }
     }
-    const values = await Promise.all(stale.map((n) => read(memoryPageKey(scope, n), warn)));
-    for (const [k, n] of stale.entries()) {
+    for (const id of loaded.keys()) if (!wanted.has(id)) loaded.delete(id);
+    memory.retain(wanted);
+    const values = await Promise.all(stale.map(([lane, n]) => read(memoryPageKey(scope, lane, n), warn)));
+    for (const [k, [lane, n, current]] of stale.entries()) {
       const value = values[k];
-      if (loaded.get(n)?.value !== value) memory.load(n, pageEntries(value));
-      loaded.set(n, { value, closed: n < last });
+      const id = lane * LANE_SPAN + n;
+      if (loaded.get(id)?.value !== value) memory.load(id, pageEntries(value));
+      loaded.set(id, { value, closed: !current });
     }
     return memory;
   }
@@ -398,14 +414,19 @@ export function createLearner(
         await writing;
         cache.clear();
       }
-      const pages = readMemoryHead(await shared.get(memoryHeadKey(which), () => {}));
+      const pages = await Promise.all(
+        Array.from({ length: MAX_LANES }, async (_, lane) => ({
+          lane,
+          ...readMemoryHead(await shared.get(memoryHeadKey(which, lane), () => {})),
+        })),
+      );
       await Promise.all([
         ...clockKeys(which).map((key) => shared.delete(key)),
         ...Array.from({ length: SHARDS }, (_, i) => shared.delete(shardKey(which, i))),
-        shared.delete(memoryHeadKey(which)),
-        ...Array.from({ length: pages.last - pages.first + 1 }, (_, k) =>
-          shared.delete(memoryPageKey(which, pages.first + k)),
-        ),
+        ...pages.flatMap(({ lane, first, last }) => [
+          shared.delete(memoryHeadKey(which, lane)),
+          ...Array.from({ length: last - first + 1 }, (_, k) => shared.delete(memoryPageKey(which, lane, first + k))),
+        ]),
       ]);
       if (which === scope) forgetMemory();
     },

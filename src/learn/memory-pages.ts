@@ -34,15 +34,23 @@ interface Page {
   readonly x: readonly StoredEntry[];
 }
 
-/** The key of a scope's memory head. */
-export const memoryHeadKey = (scope: string): string => `learn:${scope}:m`;
-/** The key of a scope's memory page `n`. */
-export const memoryPageKey = (scope: string, n: number): string => `learn:${scope}:m:${n}`;
+/** The key of the head of a scope's memory lane `lane`. */
+export const memoryHeadKey = (scope: string, lane: number): string => `learn:${scope}:m${lane}`;
+/** The key of page `n` of a scope's memory lane `lane`. */
+export const memoryPageKey = (scope: string, lane: number, n: number): string => `learn:${scope}:m${lane}:${n}`;
 
-/** The page size and page count a byte bound allows: pages of at most 90 KB, at least two of them. */
-export function pageLayout(maxBytes: number): { pageBytes: number; pages: number } {
+/** Lanes at most: each write appends to one lane's page, picked at random, so no key takes every write. */
+export const MAX_LANES = 4;
+
+/**
+ * The layout a byte bound allows: pages of at most 90 KB, in up to four lanes of at least two pages each (a lane
+ * fills its pages in order and drops its oldest when full).
+ */
+export function pageLayout(maxBytes: number): { pageBytes: number; lanes: number; pagesPerLane: number } {
   const pageBytes = Math.min(90_000, Math.max(4_000, Math.floor(maxBytes / 4)));
-  return { pageBytes, pages: Math.max(2, Math.floor(maxBytes / pageBytes)) };
+  const pages = Math.max(2, Math.floor(maxBytes / pageBytes));
+  const lanes = Math.min(MAX_LANES, Math.max(1, Math.floor(pages / 2)));
+  return { pageBytes, lanes, pagesPerLane: Math.floor(pages / lanes) };
 }
 
 /** A stored value as a head; anything else reads as an empty memory. */

@@ -32,8 +32,8 @@ export type Votes = Map<string, number>;
 export interface MemoryIndex {
   /** Replaces page `n` with what the store holds (a page may grow until the next one starts). */
   load(n: number, entries: readonly Remembered[]): void;
-  /** Forgets pages below `first` (the oldest go as the bound requires). */
-  dropBelow(first: number): void;
+  /** Forgets every loaded page not in `pages` (a lane drops its oldest as the bound requires). */
+  retain(pages: ReadonlySet<number>): void;
   /** The tools the requests most similar to `terms` used, voted. Empty when none is similar enough. */
   vote(terms: readonly number[], settings: VoteSettings): Votes;
   /** Remembered requests, each counted once however often it grew. */
@@ -43,7 +43,7 @@ export interface MemoryIndex {
 interface Entry extends Remembered {
   readonly tag: string;
   readonly page: number;
-  /** Where it was stored: page, then position. */
+  /** Which version is newer: its size first (a request only grows), then where it was stored. */
   readonly order: number;
 }
 
@@ -124,13 +124,17 @@ export function createMemoryIndex(): MemoryIndex {
     load(n, loaded) {
       loads++;
       remove(n);
-      for (const [k, entry] of loaded.entries())
-        add({ ...entry, tag: `${entry.session}:${entry.turn}`, page: n, order: n * 1e6 + k });
+      // A request only grows (more terms, more tools) while its turn lasts, so its newest version is its largest,
+      // whichever lane or page holds it.
+      for (const [k, entry] of loaded.entries()) {
+        const order = (entry.terms.length + entry.tools.length) * 1e13 + n * 1e4 + k;
+        add({ ...entry, tag: `${entry.session}:${entry.turn}`, page: n, order });
+      }
       compact();
     },
 
-    dropBelow(first) {
-      const old = [...pages.keys()].filter((n) => n < first);
+    retain(keep) {
+      const old = [...pages.keys()].filter((n) => !keep.has(n));
       if (old.length === 0) return;
       loads++;
       for (const n of old) remove(n);

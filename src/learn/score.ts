@@ -52,9 +52,9 @@ export interface LearnedScores {
 }
 
 /**
- * Each visible tool's learned score for a query, between 0 and 1: over the query's terms (the ranker's own) the scope has learned,
- * the IDF-weighted mean of a(t, x) = c / (n + 2) · m / (m + 2). The first factor is the share of the sessions that
- * searched x which credited t; the second grows only as other sessions agree, so one session's word is not enough.
+ * Each visible tool's learned score for a query, between 0 and 1: over all the query's terms (the ranker's own), the
+ * IDF-weighted mean of a(t, x) = c / (n + 2) · m / (m + 2), a term the scope learned nothing for counting 0. The first
+ * factor is the share of the sessions that searched x which credited t; the second grows as other sessions agree.
  */
 export function learnedScores(
   learned: Learned,
@@ -67,9 +67,16 @@ export function learnedScores(
   // Indexed by tool id: a search adds up hundreds of postings, and a typed array does it without hashing.
   const score = new Float64Array(catalogue.tools.length);
   let mass = 0;
+  const ix = catalogue.index as BuiltIndex;
   for (const term of new Set(terms)) {
     const entry = learned.entry(term);
-    if (!entry) continue;
+    if (!entry) {
+      // A term nothing was learned for still counts, as 0: credit for one word of a long new request weighs less
+      // than credit for all of a request seen before.
+      const t = ix.terms.get(term);
+      mass += idfOf(ix.size, t === undefined ? 0 : (ix.start[t + 1] as number) - (ix.start[t] as number));
+      continue;
+    }
     const { idf, ids: tools, a } = resolve(entry, term, catalogue, learned.u, options.halfLife);
     mass += idf;
     for (let i = 0; i < tools.length; i++) {

@@ -86,7 +86,7 @@ describe('bench on a tiny catalogue', () => {
     expect(search.underLimit).toBe(true);
   });
 
-  it('sizes each export and renders every table', { timeout: 30_000 }, async () => {
+  it('sizes each export and renders every table', { timeout: 120_000 }, async () => {
     const size = await measureSize(fileURLToPath(new URL('../../package.json', import.meta.url)));
     expect(size.find((r) => r.entry === '.')?.brotliBytes).toBeGreaterThan(0);
     // The options loaded on use are rows of their own, on top of the core.
