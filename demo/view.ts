@@ -71,7 +71,8 @@ export function renderResult(
         'none',
       ),
     ),
-    result.related ? h('p', {}, 'related ', chips(result.related, 'none')) : '',
+    // An empty related is left out of a result (SPEC 14).
+    result.related?.length ? h('p', {}, 'related ', chips(result.related, 'none')) : '',
   );
 }
 
