@@ -145,13 +145,12 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         (name) => (events.some((event) => event.via === 'call' && event.name === name) ? 'call' : 'history'),
         warn,
       );
-      const written = learning?.commit(waits(input) ? warn : loggingWarn, waits(input));
-      if (written) {
-        // Off the round: the host's waitUntil keeps the write alive past the response; a long-lived process
-        // writes in the background (flush() waits for it). A Worker given no waitUntil would lose it: it waits.
-        if (input.waitUntil) input.waitUntil(written);
-        else if (waits(input)) await written;
-      }
+      // Off the round: the host's waitUntil keeps the write alive past the response; a long-lived process
+      // writes in the background (flush() waits for it). A Worker given no waitUntil would lose it: it waits.
+      const inline = waits(input);
+      const written = learning?.commit(inline ? warn : loggingWarn, inline);
+      if (written && input.waitUntil) input.waitUntil(written);
+      else if (written && inline) await written;
       const searchTool = searchToolFor(
         catalogue.info,
         groupsKey(enabledGroups),

@@ -10,18 +10,10 @@ import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { queryTerms } from '../search/rank.ts';
 import { addToSlot, clockKeys, clockOf, clockSlotKey, pickSlot } from './clock.ts';
-import { createMemoryIndex, sessionHash, termHash, VOTE } from './memory.ts';
-import {
-  appendToPage,
-  MAX_LANES,
-  memoryHeadKey,
-  memoryPageKey,
-  pageEntries,
-  pageLayout,
-  type Remembered,
-  readMemoryHead,
-} from './memory-pages.ts';
+import { sessionHash, termHash, VOTE } from './memory.ts';
+import type { Remembered } from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
+import { createRequestMemory } from './requests.ts';
 import { type Learned, learnedScores, reorder } from './score.ts';
 import { desiredCredit, memoryDelta, sessionDelta } from './session.ts';
 import { readUnits } from './signal.ts';
@@ -93,9 +85,6 @@ const GATHER_MS = 200;
 const SESSIONS_KEPT = 1000;
 /** Queries kept tokenized: every round re-sends the history's searches. */
 const QUERIES_KEPT = 2000;
-
-/** Page numbers a memory lane may reach before the next lane's numbers in the index. */
-const LANE_SPAN = 1e6;
 
 const nothing: RoundLearning = { apply: (record) => record, commit: () => undefined };
 
@@ -182,7 +171,12 @@ export function createLearner(
    * with the batch's sessions added (see clock.ts: no key is written by every commit).
    */
   async function write(taken: Batch, warn: Warn): Promise<void> {
-    if (taken.memory.length > 0) await remember(taken.memory, warn);
+    // The memory's pages and the table's keys are apart: written side by side, a waiting round waits for one trip.
+    await Promise.all([taken.memory.length > 0 && requests.remember(taken.memory, warn), writeTable(taken, warn)]);
+  }
+
+  /** The table's part of a batch. */
+  async function writeTable(taken: Batch, warn: Warn): Promise<void> {
     if (taken.shards.size === 0) return;
     const { sessions } = taken;
     const values = await Promise.all(clockNames.map((key) => shared.get(key, warn)));
@@ -198,86 +192,8 @@ export function createLearner(
     ]);
   }
 
-  // The memory of past requests: its lanes' pages as last read, and the index a search asks. A page's number in the
-  // index is lane * LANE_SPAN + page.
-  const { pageBytes, lanes, pagesPerLane } = pageLayout(options.memoryBytes);
-  let memory = createMemoryIndex();
-  const loaded = new Map<number, { value: unknown; closed: boolean }>();
-
-  /** Appends requests to the page a random lane is filling, starting its next page (and dropping its oldest) when full. */
-  async function remember(requests: readonly Remembered[], warn: Warn): Promise<void> {
-    const lane = Math.floor(Math.random() * lanes);
-    const headName = memoryHeadKey(scope, lane);
-    let head = readMemoryHead(await read(headName, warn));
-    let left = requests;
-    for (let tries = 0; left.length > 0 && tries < 4; tries++) {
-      const n = head.last;
-      let rest: Remembered[] = [];
-      const key = memoryPageKey(scope, lane, n);
-      const page = await shared.update(
-        key,
-        (current) => {
-          const appended = appendToPage(current, left, pageBytes);
-          rest = appended.left;
-          return appended.added > 0 ? appended.page : current;
-        },
-        warn,
-      );
-      keep(key, page);
-      left = rest;
-      if (left.length === 0) break;
-      const before = head.first;
-      head = readMemoryHead(
-        await shared.update(
-          headName,
-          (current) => {
-            const now = readMemoryHead(current);
-            if (now.last > n) return now;
-            return { v: now.v, first: Math.max(now.first, n + 2 - pagesPerLane), last: n + 1 };
-          },
-          warn,
-        ),
-      );
-      keep(headName, head);
-      const gone = Array.from({ length: Math.max(0, head.first - before) }, (_, k) => before + k);
-      await Promise.all(gone.map((k) => shared.delete(memoryPageKey(scope, lane, k))));
-    }
-  }
-
-  /** The memory index with every page the lanes' heads name: closed pages read once, the pages being filled when stale. */
-  async function memoryIndex(warn: Warn) {
-    const heads = await Promise.all(
-      Array.from({ length: lanes }, async (_, lane) => readMemoryHead(await read(memoryHeadKey(scope, lane), warn))),
-    );
-    const wanted = new Set<number>();
-    const stale: [lane: number, n: number, last: boolean][] = [];
-    for (const [lane, { first, last }] of heads.entries()) {
-      for (let n = first; n <= last; n++) {
-        const id = lane * LANE_SPAN + n;
-        wanted.add(id);
-        const had = loaded.get(id);
-        // A page read while it was being filled is read once more after it closed.
-        const current = n === last;
-        if (!had || (current ? fresh(memoryPageKey(scope, lane, n))?.value !== had.value : !had.closed))
-          stale.push([lane, n, current]);
-      }
-    }
-    for (const id of loaded.keys()) if (!wanted.has(id)) loaded.delete(id);
-    memory.retain(wanted);
-    const values = await Promise.all(stale.map(([lane, n]) => read(memoryPageKey(scope, lane, n), warn)));
-    for (const [k, [lane, n, current]] of stale.entries()) {
-      const value = values[k];
-      const id = lane * LANE_SPAN + n;
-      if (loaded.get(id)?.value !== value) memory.load(id, pageEntries(value));
-      loaded.set(id, { value, closed: !current });
-    }
-    return memory;
-  }
-
-  function forgetMemory(): void {
-    memory = createMemoryIndex();
-    loaded.clear();
-  }
+  // The memory of past requests, over the same shared space and cache as the table.
+  const requests = createRequestMemory(scope, options.memoryBytes, { shared, read, keep, fresh });
 
   /** Queues a delta; the returned promise settles once it is written (never rejects: failures are warned). */
   function enqueue(
@@ -354,7 +270,7 @@ export function createLearner(
       const terms = termsOf(query);
       const [table, index] = await Promise.all([
         weight > 0 ? learnedFor(terms, warn) : undefined,
-        hears ? memoryIndex(warn) : undefined,
+        hears ? requests.index(warn) : undefined,
       ]);
       const learned = table && learnedScores(table, catalogue, visible, terms, options);
       // One learned value per tool: the table's credit and the similar requests' vote, each at its weight.
@@ -414,25 +330,16 @@ export function createLearner(
         await writing;
         cache.clear();
       }
-      const pages = await Promise.all(
-        Array.from({ length: MAX_LANES }, async (_, lane) => ({
-          lane,
-          ...readMemoryHead(await shared.get(memoryHeadKey(which, lane), () => {})),
-        })),
-      );
       await Promise.all([
         ...clockKeys(which).map((key) => shared.delete(key)),
         ...Array.from({ length: SHARDS }, (_, i) => shared.delete(shardKey(which, i))),
-        ...pages.flatMap(({ lane, first, last }) => [
-          shared.delete(memoryHeadKey(which, lane)),
-          ...Array.from({ length: last - first + 1 }, (_, k) => shared.delete(memoryPageKey(which, lane, first + k))),
-        ]),
+        requests.forget(which),
       ]);
-      if (which === scope) forgetMemory();
+      if (which === scope) requests.clear();
     },
 
     clearMemory() {
-      forgetMemory();
+      requests.clear();
       cache.clear();
       credited.clear();
       shared.clearMemory();

@@ -6,7 +6,7 @@ import { fnv1a } from '../search/fnv.ts';
 import { termHash } from './memory.ts';
 import { MAX_TERMS, MAX_TOOLS, type Remembered } from './memory-pages.ts';
 import type { LearnUnit } from './signal.ts';
-import type { CreditDelta } from './table.ts';
+import { type CreditDelta, round } from './table.ts';
 
 /** Most (tool, term) pairs and terms one session may credit: past it, the session adds nothing new. */
 export const MAX_SESSION_PAIRS = 256;
@@ -16,8 +16,6 @@ const termKey = (term: string) => `\n${term}`;
 
 /** Per (tool, term) key: the share of the session's credit for the tool that goes to the term. */
 export type Desired = Map<string, { readonly tool: string; readonly term: string; readonly share: number }>;
-
-const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 /**
  * What the session's units ask for. One search gives each tool it led to 1 / (tools it led to), on each of its

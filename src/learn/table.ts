@@ -67,7 +67,8 @@ export const shardKey = (scope: string, i: number): string => `learn:${scope}:${
 /** The shard of a term: FNV-1a over its characters. */
 export const shardOf = (term: string): number => fnv1a(term) % SHARDS;
 
-const round = (x: number): number => Math.round(x * 1000) / 1000;
+/** A stored count, to three decimals (credit shares are rounded alike, so deltas add up exactly). */
+export const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** A stored value as a head; anything else (version 1's table, a foreign value) reads as a new scope. */
 export function readHead(value: unknown): Head {

@@ -120,6 +120,14 @@ function deferredCatalogue(ran: string[]): ToolSet {
   return Object.fromEntries(Object.entries(tools).map(([name, t]) => [name, { ...t, deferLoading: true } as Tool]));
 }
 
+/** The model of the rankWith tests: the SDK's own toolSearch, then the tool it found, then an answer. */
+const searchThenCall = () =>
+  scriptedModel([
+    { calls: [['toolSearch', { query: LEARN_QUERY }]] },
+    { calls: [[LEARN_TOOL, LEARN_ARGS]] },
+    { text: 'Take one.' },
+  ]);
+
 describe('learning through rankWith inside the SDK own toolSearch', () => {
   it('learns with one more line: prepareStep: search.prepareStep', async () => {
     const layer = learningLayer();
@@ -127,11 +135,7 @@ describe('learning through rankWith inside the SDK own toolSearch', () => {
     const ran: string[] = [];
     const tools = deferredCatalogue(ran);
     const search = rankWith(layer, { tools, sessionId: 'rank-with-learn' });
-    const model = scriptedModel([
-      { calls: [['toolSearch', { query: LEARN_QUERY }]] },
-      { calls: [[LEARN_TOOL, LEARN_ARGS]] },
-      { text: 'Take one.' },
-    ]);
+    const model = searchThenCall();
     await generateText({
       model,
       tools: { toolSearch: toolSearch({ search }), ...tools },
@@ -147,11 +151,7 @@ describe('learning through rankWith inside the SDK own toolSearch', () => {
     const layer = learningLayer();
     const ran: string[] = [];
     const tools = deferredCatalogue(ran);
-    const model = scriptedModel([
-      { calls: [['toolSearch', { query: LEARN_QUERY }]] },
-      { calls: [[LEARN_TOOL, LEARN_ARGS]] },
-      { text: 'Take one.' },
-    ]);
+    const model = searchThenCall();
     // A new rankWith per request, as a server would build it.
     const turn = (messages: ModelMessage[], steps: number) => {
       const search = rankWith(layer, { tools, sessionId: 'two-turns' });
@@ -175,11 +175,7 @@ describe('learning through rankWith inside the SDK own toolSearch', () => {
     const layer = learningLayer();
     const ran: string[] = [];
     const tools = deferredCatalogue(ran);
-    const model = scriptedModel([
-      { calls: [['toolSearch', { query: LEARN_QUERY }]] },
-      { calls: [[LEARN_TOOL, LEARN_ARGS]] },
-      { text: 'Take one.' },
-    ]);
+    const model = searchThenCall();
     await generateText({
       model,
       tools: { toolSearch: toolSearch({ search: rankWith(layer, { tools }) }), ...tools },

@@ -427,6 +427,13 @@ describe('learn', () => {
     await off.prepare({ sessionId: 'o', tools, messages: turn('umbrella', ['get_forecast']) });
     await off.flush();
     expect(await memoryPages(store, 'off')).toEqual([]);
+    // One session remembers at most 16 of its requests, however many turns it has.
+    const chatty = createToolSearch({ learn: { scope: 'chatty' }, store, logger: quiet });
+    const turns = Array.from({ length: 20 }, (_, i) => turn(`request${i} words`, ['calculator'], `t${i}`)).flat();
+    await chatty.prepare({ sessionId: 'chatty', tools, messages: turns });
+    await chatty.flush();
+    const pages = (await memoryPages(store, 'chatty')) as { x: unknown[] }[];
+    expect(pages.reduce((sum, page) => sum + page.x.length, 0)).toBe(16);
     expect(await off.inspectLearned()).not.toEqual([]);
   });
 

@@ -1,0 +1,141 @@
+// The memory of past requests over the shared space: the lanes a write appends to, and the index a search reads,
+// built from the pages the lanes' heads name (closed pages read once, the pages being filled read again when stale).
+import type { GuardedShared } from '../core/shared-guard.ts';
+import { createMemoryIndex, type MemoryIndex } from './memory.ts';
+import {
+  appendToPage,
+  MAX_LANES,
+  memoryHeadKey,
+  memoryPageKey,
+  pageEntries,
+  pageLayout,
+  type Remembered,
+  readMemoryHead,
+} from './memory-pages.ts';
+
+type Warn = (message: string) => void;
+
+/** The learner's way to the shared space: the guard, and its cache of values read or written lately. */
+export interface SpaceAccess {
+  readonly shared: GuardedShared;
+  read(key: string, warn: Warn): Promise<unknown>;
+  keep(key: string, value: unknown): void;
+  /** A value read or written lately, boxed (a missing key is undefined inside). */
+  fresh(key: string): { value: unknown } | undefined;
+}
+
+/** A scope's memory of past requests, as the learner uses it. */
+export interface RequestMemory {
+  /** Appends requests to the page a random lane is filling. */
+  remember(requests: readonly Remembered[], warn: Warn): Promise<void>;
+  /** The index over every page the lanes name, brought up to date. */
+  index(warn: Warn): Promise<MemoryIndex>;
+  /** Deletes a scope's heads and pages from the store. */
+  forget(scope: string): Promise<void>;
+  /** Forgets the pages this memory holds in memory. */
+  clear(): void;
+}
+
+/** Page numbers a lane may reach before the next lane's numbers in the index. */
+const LANE_SPAN = 1e6;
+
+/** Creates the memory of past requests of one scope. */
+export function createRequestMemory(scope: string, memoryBytes: number, access: SpaceAccess): RequestMemory {
+  const { shared, read, keep, fresh } = access;
+  const { pageBytes, lanes, pagesPerLane } = pageLayout(memoryBytes);
+  // The index, and per page (lane * LANE_SPAN + page) the value it was built from.
+  let memory = createMemoryIndex();
+  const loaded = new Map<number, { value: unknown; closed: boolean }>();
+
+  return {
+    async remember(requests, warn) {
+      const lane = Math.floor(Math.random() * lanes);
+      const headName = memoryHeadKey(scope, lane);
+      let head = readMemoryHead(await read(headName, warn));
+      let left = requests;
+      // Starting the lane's next page (and dropping its oldest) when the one being filled is full.
+      for (let tries = 0; left.length > 0 && tries < 4; tries++) {
+        const n = head.last;
+        let rest: Remembered[] = [];
+        const key = memoryPageKey(scope, lane, n);
+        const page = await shared.update(
+          key,
+          (current) => {
+            const appended = appendToPage(current, left, pageBytes);
+            rest = appended.left;
+            return appended.added > 0 ? appended.page : current;
+          },
+          warn,
+        );
+        keep(key, page);
+        left = rest;
+        if (left.length === 0) break;
+        const before = head.first;
+        head = readMemoryHead(
+          await shared.update(
+            headName,
+            (current) => {
+              const now = readMemoryHead(current);
+              if (now.last > n) return now;
+              return { v: now.v, first: Math.max(now.first, n + 2 - pagesPerLane), last: n + 1 };
+            },
+            warn,
+          ),
+        );
+        keep(headName, head);
+        const gone = Array.from({ length: Math.max(0, head.first - before) }, (_, k) => before + k);
+        await Promise.all(gone.map((k) => shared.delete(memoryPageKey(scope, lane, k))));
+      }
+    },
+
+    async index(warn) {
+      const heads = await Promise.all(
+        Array.from({ length: lanes }, async (_, lane) => readMemoryHead(await read(memoryHeadKey(scope, lane), warn))),
+      );
+      const wanted = new Set<number>();
+      const stale: [lane: number, n: number, last: boolean][] = [];
+      for (const [lane, { first, last }] of heads.entries()) {
+        for (let n = first; n <= last; n++) {
+          const id = lane * LANE_SPAN + n;
+          wanted.add(id);
+          const had = loaded.get(id);
+          // A page read while it was being filled is read once more after it closed.
+          const current = n === last;
+          if (!had || (current ? fresh(memoryPageKey(scope, lane, n))?.value !== had.value : !had.closed))
+            stale.push([lane, n, current]);
+        }
+      }
+      for (const id of loaded.keys()) if (!wanted.has(id)) loaded.delete(id);
+      memory.retain(wanted);
+      const values = await Promise.all(stale.map(([lane, n]) => read(memoryPageKey(scope, lane, n), warn)));
+      for (const [k, [lane, n, current]] of stale.entries()) {
+        const value = values[k];
+        const id = lane * LANE_SPAN + n;
+        if (loaded.get(id)?.value !== value) memory.load(id, pageEntries(value));
+        loaded.set(id, { value, closed: !current });
+      }
+      return memory;
+    },
+
+    async forget(which) {
+      // Every lane a layout may have used: another layer of the scope may have a larger byte bound.
+      const heads = await Promise.all(
+        Array.from({ length: MAX_LANES }, async (_, lane) => ({
+          lane,
+          ...readMemoryHead(await shared.get(memoryHeadKey(which, lane), () => {})),
+        })),
+      );
+      await Promise.all(
+        heads.flatMap(({ lane, first, last }) => [
+          shared.delete(memoryHeadKey(which, lane)),
+          ...Array.from({ length: last - first + 1 }, (_, k) => shared.delete(memoryPageKey(which, lane, first + k))),
+        ]),
+      );
+    },
+
+    clear() {
+      memory = createMemoryIndex();
+      loaded.clear();
+    },
+  };
+}
