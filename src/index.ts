@@ -1,11 +1,12 @@
 // The public face of tool-search-layer.
 
+export { ToolSearchError } from './base/errors.ts';
+export type { JsonSchema, Logger, Message, Tool, ToolCall } from './base/types.ts';
 export type { CallCheck, CheckCallOptions, UndiscoveredCallMode, UndiscoveredCallResult } from './core/calls.ts';
 export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './core/create-tool-search.ts';
 export { createToolSearch } from './core/create-tool-search.ts';
 export type { DiscoveredRecord } from './core/discovered.ts';
 export { RECORD_VERSION } from './core/discovered.ts';
-export { ToolSearchError } from './core/errors.ts';
 export type { DiscoverSource, EventListener, ToolSearchEvent } from './core/events.ts';
 export type { LearnedCredit } from './core/layer.ts';
 export { isUndiscoveredResult } from './core/not-called.ts';
@@ -16,7 +17,6 @@ export type { DiscoveredView, SessionControl } from './core/sessions.ts';
 export type { DiscoveredStore, RecordUpdate, SharedSpace } from './core/store-guard.ts';
 export type { Texts } from './core/texts.ts';
 export { locales } from './core/texts.ts';
-export type { JsonSchema, Logger, Message, Tool, ToolCall } from './core/types.ts';
 export type { CallRefusal, CallToolResult } from './exposure/call-tool.ts';
 export type { CompactFoundTool, CompactSearchResult } from './exposure/compact.ts';
 export type { Exposure, ExposureContext, SearchResultsMode } from './exposure/mode.ts';

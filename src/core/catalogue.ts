@@ -1,8 +1,9 @@
 // What the layer derives once per catalogue: hygiene findings, name lookup, group members, the search index.
+
+import { SEARCH_TOOL_NAME } from '../base/names.ts';
+import type { Tool } from '../base/types.ts';
 import { sameObjects } from '../search/cache.ts';
 import { getToolIndex, type ToolIndex } from '../search/index.ts';
-import { SEARCH_TOOL_NAME } from './names.ts';
-import type { Tool } from './types.ts';
 
 /** The adapters that convert the tool shapes of other ecosystems; a tool in such a shape is warned about. */
 export type ForeignShape = 'mcp' | 'openai';

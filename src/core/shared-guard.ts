@@ -2,8 +2,8 @@
 // memory while the store fails, and the changes made meanwhile replayed onto the stored value when it answers.
 // Imported only by the features that share values, so it loads with them, never with the core entry.
 
+import { withTimeout } from '../base/timeout.ts';
 import type { DiscoveredStore, RecordUpdate, SharedSpace } from './store-guard.ts';
-import { withTimeout } from './timeout.ts';
 
 type Warn = (message: string) => void;
 

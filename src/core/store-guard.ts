@@ -1,10 +1,10 @@
 // The persistence seam for discovered sets, and the guard that keeps a slow or failing store from failing a round.
 
+import { ToolSearchError } from '../base/errors.ts';
+import { MAX_FALLBACK_SESSIONS } from '../base/limits.ts';
+import { withTimeout } from '../base/timeout.ts';
 import { type DiscoveredRecord, decodeRecord, mergeRecords } from './discovered.ts';
-import { ToolSearchError } from './errors.ts';
 import type { Emit } from './events.ts';
-import { MAX_FALLBACK_SESSIONS } from './limits.ts';
-import { withTimeout } from './timeout.ts';
 
 /**
  * Turns a session's stored value into the next one. Pure: a store may call it more than once (a retry, a

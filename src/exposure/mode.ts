@@ -1,8 +1,8 @@
 // The exposure modes of SPEC 11: the option, the per-call override, and the little the core needs eagerly.
 // Everything else of the bridge (its tools, callTool, the validator, compact results) loads on first use.
 import * as v from 'valibot';
-import { ToolSearchError } from '../core/errors.ts';
-import { parsedOnce } from '../core/parsed-results.ts';
+import { ToolSearchError } from '../base/errors.ts';
+import { parsedOnce } from '../base/parsed-results.ts';
 
 /** The name of the bridge's meta-tool that calls a tool found with search_tools. */
 export const CALL_TOOL_NAME = 'call_tool';

@@ -1,7 +1,7 @@
 // Discovered sets in a Durable Object's own storage (every Cloudflare Agents SDK agent is one).
 import * as v from 'valibot';
+import { parseOptions } from '../base/validate.ts';
 import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
-import { parseOptions } from '../core/validate.ts';
 import type { DurableObjectStorageLike, SyncKvLike } from './cloudflare-types.ts';
 
 import { type Backend, expiringSessions } from './durable-object-expiry.ts';

@@ -6,7 +6,7 @@
 // already there changes nothing), so replaying them onto a value shows whether it holds them; a shared value's are
 // not (credits add up), so each write leaves a mark in the value, and a value holds an update when it carries the
 // mark of a write that held it.
-import { ToolSearchError } from '../core/errors.ts';
+import { ToolSearchError } from '../base/errors.ts';
 import type { RecordUpdate, SharedSpace } from '../core/store-guard.ts';
 import type { KvNamespaceLike, KvPutOptions } from './cloudflare-types.ts';
 
