@@ -1,8 +1,7 @@
 // Why a bridged call was refused, for the `call-refused` event (checkCall's own refusals announce themselves).
 
-import { SEARCH_TOOL_NAME } from '../base/names.ts';
+import { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from '../base/names.ts';
 import type { Tool } from '../base/types.ts';
-import { CALL_TOOL_NAME } from '../exposure/mode.ts';
 import type { CallCheck } from './calls.ts';
 import { catalogueOf } from './catalogue.ts';
 

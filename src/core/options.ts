@@ -7,9 +7,9 @@ import type { BridgeTexts } from '../exposure/texts.ts';
 import { type LearnOptions, learnSchema, type ResolvedLearn } from '../learn/options.ts';
 import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic-options.ts';
 import { createMemoryStore } from '../stores/memory.ts';
+import type { DiscoveredStore } from '../stores/store.ts';
 import type { EventListener } from './events.ts';
 import { type LocaleTexts, localeTexts } from './locale-loader.ts';
-import type { DiscoveredStore } from './store-guard.ts';
 import { locales, type Texts } from './texts.ts';
 
 /** What `createToolSearch` accepts; every field is optional and defaults as documented. */

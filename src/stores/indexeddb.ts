@@ -3,8 +3,8 @@ import { clear as clearAll, del, get, promisifyRequest, type UseStore } from 'id
 import * as v from 'valibot';
 import { ToolSearchError } from '../base/errors.ts';
 import { parseOptions } from '../base/validate.ts';
-import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
 import { clockSchema, expired, ttlSchema } from './expiry.ts';
+import type { DiscoveredStore, RecordUpdate } from './store.ts';
 
 /** Where the IndexedDB store keeps its sessions. */
 export interface IndexedDbStoreOptions {

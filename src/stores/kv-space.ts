@@ -7,8 +7,8 @@
 // not (credits add up), so each write leaves a mark in the value, and a value holds an update when it carries the
 // mark of a write that held it.
 import { ToolSearchError } from '../base/errors.ts';
-import type { RecordUpdate, SharedSpace } from '../core/store-guard.ts';
 import type { KvNamespaceLike, KvPutOptions } from './cloudflare-types.ts';
+import type { RecordUpdate, SharedSpace } from './store.ts';
 
 // KV takes one write per key per second; the read-back that checks a write waits as long.
 const WRITE_GAP_MS = 1000;

@@ -2,7 +2,7 @@
 
 import * as v from 'valibot';
 import { count, parseOptions } from '../base/validate.ts';
-import type { DiscoveredStore, RecordUpdate, SharedSpace } from '../core/store-guard.ts';
+import type { DiscoveredStore, RecordUpdate, SharedSpace } from './store.ts';
 
 /** Bounds of the memory store. */
 export interface MemoryStoreOptions {

@@ -2,9 +2,9 @@
 // `search_tools` goes through `layer.callTool`, so a direct call of a found tool is checked as `call_tool` is.
 import type { FunctionCall, FunctionDeclaration, Part, ToolUnion } from '@google/genai';
 import { ToolSearchError } from '../../base/errors.ts';
+import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 import type { ExecuteTool } from '../provider-tools.ts';
 import { coreContext, type GeminiOptions } from './request.ts';
 import { geminiTools } from './tools.ts';
