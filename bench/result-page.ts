@@ -6,7 +6,7 @@
 // margin for the set the fold has not seen). Ties go to the larger page. Usage: npx tsx bench/result-page.ts [--quick]
 
 import type { Tool } from '../src/base/types.ts';
-import { type ConfidentCut, confidentCount } from '../src/core/search-tool.ts';
+import { type ConfidentCut, confidentCount } from '../src/core/search-run.ts';
 import { getToolIndex, rankTools } from '../src/search/index.ts';
 import { labelledSets, loadSet } from './data.ts';
 

@@ -2,8 +2,9 @@
 
 import { SEARCH_TOOL_NAME } from '../base/names.ts';
 import type { Tool } from '../base/types.ts';
-import { sameObjects } from '../search/cache.ts';
-import { getToolIndex, type ToolIndex } from '../search/index.ts';
+import type { ToolIndex } from '../search/index.ts';
+import { sameObjects } from '../search/same-objects.ts';
+import { indexOf } from './search-loader.ts';
 
 /** The adapters that convert the tool shapes of other ecosystems; a tool in such a shape is warned about. */
 export type ForeignShape = 'mcp' | 'openai';
@@ -34,6 +35,7 @@ export interface CatalogueInfo {
 /** A round's tools with their index and findings. */
 export interface Catalogue extends CatalogueInfo {
   readonly tools: readonly Tool[];
+  /** Built on first read, which only code loaded with the search does (see search-loader.ts). */
   readonly index: ToolIndex;
   /** Keys per-catalogue caches; shared by arrays of the same entries. */
   readonly info: CatalogueInfo;
@@ -65,7 +67,16 @@ export function catalogueOf(tools: readonly Tool[]): Catalogue {
   const known = byArray.get(tools);
   if (known) return known;
   const info = inspect(tools);
-  const catalogue = { tools, index: getToolIndex(tools), info, ...info };
+  let index: ToolIndex | undefined;
+  const catalogue: Catalogue = {
+    tools,
+    get index() {
+      index ??= indexOf(tools);
+      return index;
+    },
+    info,
+    ...info,
+  };
   byArray.set(tools, catalogue);
   return catalogue;
 }

@@ -14,17 +14,8 @@ import { lazyLearner } from './learn-loader.ts';
 import { namesList } from './names-list.ts';
 import { resolveOptions, type ToolSearchOptions, textsReady } from './options.ts';
 import { expose, listedTools } from './prepare.ts';
-import {
-  MAX_RELATED,
-  pageIds,
-  parseSearchArgs,
-  rankSearch,
-  runSearch,
-  SEARCH_TOOL_NAME,
-  type SearchResult,
-  searchToolDefinition,
-  searchWindow,
-} from './search-tool.ts';
+import { loadSearch } from './search-loader.ts';
+import { MAX_RELATED, SEARCH_TOOL_NAME, type SearchResult, searchToolDefinition } from './search-tool.ts';
 import { lazySemanticRanker } from './semantic-loader.ts';
 import { sessionsOf } from './sessions.ts';
 import { guardStore } from './store-guard.ts';
@@ -61,7 +52,8 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
     ready = undefined;
   };
   // Answers to calls of tools the model was not shown: most rounds never need them, so they load when one does.
-  const refusals = () => import('./calls.ts');
+  // Their hints name the closest tools, so the search's index loads first.
+  const refusals = () => loadSearch().then(() => import('./calls.ts'));
   const keep = resolved.maxDiscoveredKeep;
   const emit = eventSink(resolved.onEvent, (message) => logger.warn(`[tool-search-layer] ${message}`));
   const store = guardStore(resolved.store, {
@@ -182,6 +174,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       checkContext(context, 'search');
       const mode = modeOf(context, resolved, 'search');
       await loaded();
+      const { parseSearchArgs, searchWindow, rankSearch, pageIds, runSearch } = await loadSearch();
       const parsed = parseSearchArgs(args, texts);
       if (!parsed.ok) return parsed.result;
       const catalogue = catalogueOf(context.tools);

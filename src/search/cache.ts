@@ -1,6 +1,7 @@
 import type { Tool } from '../base/types.ts';
 import { type BuiltIndex, buildIndex, type ToolIndex } from './build.ts';
 import { type Fields, toolFields } from './fields.ts';
+import { sameObjects } from './same-objects.ts';
 
 // Adapters rebuild their tool arrays every step, and a Worker may create a layer per request:
 // a few recent catalogues are kept module-wide, matched by array, by tool objects, then by content.
@@ -12,13 +13,6 @@ interface Entry {
 }
 
 let recent: Entry[] | undefined;
-
-/** Whether two arrays hold the same tool objects in the same order. */
-export function sameObjects(a: readonly Tool[], b: readonly Tool[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 const sameFields = (a: readonly Fields[], b: readonly Fields[]): boolean =>
   a.length === b.length && a.every((f, i) => f.every((text, j) => text === b[i]?.[j]));
