@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Tool } from '../src/core/types.ts';
+import type { Tool } from '../src/base/types.ts';
 import { createToolSearch } from '../src/index.ts';
 import { FUSION_PARAMS } from '../src/search/fusion.ts';
 import { labelledSets, loadSet } from './data.ts';

@@ -1,6 +1,6 @@
 // The vectors of the ranker hook: asked for lazily, in batches, and kept module-wide per model and text,
 // so a catalogue is embedded once however many layers (a Worker may create one per request) search it.
-import type { Tool } from '../core/types.ts';
+import type { Tool } from '../base/types.ts';
 import { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic-options.ts';
 import type { VectorStore } from './vector-store.ts';
 

@@ -1,7 +1,8 @@
 // A catalogue's tool vectors as one matrix per array and model, so that a query's similarities are one pass over
 // contiguous memory: thousands of separate small arrays made the fused query many times slower than the keywords.
+
+import type { Tool } from '../base/types.ts';
 import type { Catalogue } from '../core/catalogue.ts';
-import type { Tool } from '../core/types.ts';
 import type { Similarities } from './fusion.ts';
 import { type Embed, toolItem, toolVectors } from './semantic-cache.ts';
 import { PREFILTER_MARGIN, type SparseColumns, sparseBounds, sparseColumns } from './semantic-prefilter.ts';

@@ -1,7 +1,7 @@
 // The semantic ranker of a layer, with the store the host gave it: a named model's tool vectors are kept in the
 // store's shared space too (vector-store.ts), so a cold isolate reads them back instead of embedding the catalogue.
 import type { SharedGuardOptions } from '../core/shared-guard.ts';
-import type { DiscoveredStore } from '../core/store-guard.ts';
+import type { DiscoveredStore } from '../stores/store.ts';
 import { createSemanticRanker, type SemanticRanker } from './semantic.ts';
 import type { VectorSource } from './semantic-cache.ts';
 import type { ResolvedSemantic } from './semantic-options.ts';

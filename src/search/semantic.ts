@@ -1,6 +1,7 @@
 // The ranker hook: the host's embedding model, fused with the built-in ranking where it agrees with it (fusion.ts).
+
+import { withTimeout } from '../base/timeout.ts';
 import type { Catalogue } from '../core/catalogue.ts';
-import { withTimeout } from '../core/timeout.ts';
 import type { Similarities } from './fusion.ts';
 import { confidence, FUSION_DEPTH, FUSION_PARAMS, fuseRankings } from './fusion.ts';
 import { type RankResult, rankTools } from './index.ts';
