@@ -13,7 +13,13 @@ import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import { visibility } from '../../core/catalogue.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { type ConvertedTools, type ExecuteTool, outputText, parseArguments, routeCall } from '../provider-tools.ts';
+import {
+  type ConvertedTools,
+  type ExecuteTool,
+  outputText,
+  parseArguments,
+  routeCall,
+} from '../shared/provider-tools.ts';
 import { convertAnthropicTools, serverSearchResults } from './messages.ts';
 import { deferredNames } from './native.ts';
 import { type AnthropicExposure, type AnthropicOptions, coreContext, exposureOf, references } from './prepare.ts';

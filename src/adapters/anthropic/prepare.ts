@@ -5,8 +5,8 @@ import type { ToolReferenceBlockParam, ToolUnion } from '@anthropic-ai/sdk/resou
 import { ToolSearchError } from '../../base/errors.ts';
 import type { Tool } from '../../base/types.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { type ConvertedTools, type ProviderOptions, uniqueTools } from '../provider-tools.ts';
-import { ANTHROPIC_SEARCH_LIMIT, checkToolLimit } from '../tool-limit.ts';
+import { type ConvertedTools, type ProviderOptions, uniqueTools } from '../shared/provider-tools.ts';
+import { ANTHROPIC_SEARCH_LIMIT, checkToolLimit } from '../shared/tool-limit.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import { inlineBody } from './inline.ts';
 import { anthropicMessagesToMessages, convertAnthropicTools, toolToAnthropicTool } from './messages.ts';

@@ -13,8 +13,8 @@ import type { Tool } from '../../base/types.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
-import { type GroupOf, uniqueTools } from '../provider-tools.ts';
-import { checkToolLimit, GEMINI_TOOL_LIMIT } from '../tool-limit.ts';
+import { type GroupOf, uniqueTools } from '../shared/provider-tools.ts';
+import { checkToolLimit, GEMINI_TOOL_LIMIT } from '../shared/tool-limit.ts';
 import { geminiContentsToMessages } from './contents.ts';
 import { geminiTools, isCallableTool, toDeclaration } from './tools.ts';
 

@@ -8,7 +8,7 @@ import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { Tool } from '../../base/types.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { type GroupOf, outputText } from '../provider-tools.ts';
+import { type GroupOf, outputText } from '../shared/provider-tools.ts';
 import { type LangChainMessageLike, layerMessages } from './messages.ts';
 import { convertTools, type LangChainToolLike, metaTool } from './tools.ts';
 

@@ -7,7 +7,7 @@ import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
 import type { Exposure } from '../../exposure/mode.ts';
-import { createCallMemory, fromLast } from '../call-memory.ts';
+import { createCallMemory, fromLast } from '../shared/call-memory.ts';
 import type { McpCatalogue, McpTool } from './catalogue.ts';
 import type { McpCallToolResult, McpRequestOptions, McpToolAnnotations } from './types.ts';
 

@@ -3,7 +3,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Message, Tool, ToolCall } from '../../base/types.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '../provider-tools.ts';
+import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '../shared/provider-tools.ts';
 
 /** Converts a request's tools for the layer, once per tool object. Every function tool is the layer's, one
  * without a usable name included: the layer skips it, so it is never sent. */

@@ -9,8 +9,8 @@ import type {
 import type { Tool } from '../../base/types.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
-import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../tool-limit.ts';
+import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../shared/provider-tools.ts';
+import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../shared/tool-limit.ts';
 import { chatMessagesToMessages, chatToolName, convertChatTools, toolToChatTool } from './chat-items.ts';
 import type { PreparedBody } from './prepared.ts';
 

@@ -8,7 +8,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { Message, Tool } from '../../base/types.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '../provider-tools.ts';
+import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '../shared/provider-tools.ts';
 
 /** Converts a request's tools for the layer, once per tool object. */
 export const convertResponsesTools: ReturnType<typeof toolConverter<ResponsesTool>> = toolConverter<ResponsesTool>(

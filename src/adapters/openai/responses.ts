@@ -10,8 +10,8 @@ import type {
 import { ToolSearchError } from '../../base/errors.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
-import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../tool-limit.ts';
+import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../shared/provider-tools.ts';
+import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../shared/tool-limit.ts';
 import { rememberCalls, roundHistory } from './chain.ts';
 import { type DescribeGroup, nativePlan } from './native.ts';
 import { answerToolSearch, loadItems } from './native-answer.ts';
