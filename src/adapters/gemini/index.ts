@@ -2,7 +2,8 @@
 
 export type { ToolCallDisplay } from '../shared/display.ts';
 export { displayToolCall } from '../shared/display.ts';
-export type { ExecuteTool, GroupOf, ToolExecution } from '../shared/provider-tools.ts';
+export type { GroupOf } from '../shared/options.ts';
+export type { ExecuteTool, ToolExecution } from '../shared/provider-tools.ts';
 export type { AnswerGeminiFunctionCallOptions } from './answer.ts';
 export { answerGeminiFunctionCall } from './answer.ts';
 export { geminiContentsToMessages } from './contents.ts';

@@ -2,7 +2,8 @@
 
 export type { ToolCallDisplay } from '../shared/display.ts';
 export { displayToolCall } from '../shared/display.ts';
-export type { ExecuteTool, GroupOf, ToolExecution } from '../shared/provider-tools.ts';
+export type { GroupOf } from '../shared/options.ts';
+export type { ExecuteTool, ToolExecution } from '../shared/provider-tools.ts';
 export { strictSearchParameters } from '../shared/provider-tools.ts';
 export type {
   AnswerChatToolCallOptions,
