@@ -22,8 +22,8 @@ export type { CompactFoundTool, CompactSearchResult } from './exposure/compact.t
 export type { Exposure, ExposureContext, SearchResultsMode } from './exposure/mode.ts';
 export type { BridgeTexts } from './exposure/texts.ts';
 export type { LearnOptions, ResolvedLearn } from './learn/options.ts';
-export type { Embed, ResolvedSemantic, SemanticOptions } from './search/semantic-options.ts';
-export { EMBED_BATCH, MAX_TOOL_VECTORS } from './search/semantic-options.ts';
+export type { Embed, ResolvedSemantic, SemanticOptions } from './semantic/options.ts';
+export { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic/options.ts';
 export type { MemoryStoreOptions } from './stores/memory.ts';
 export { createMemoryStore } from './stores/memory.ts';
 export type { DiscoveredStore, RecordUpdate, SharedSpace } from './stores/store.ts';

@@ -4,7 +4,7 @@
 // still pulls towards look-alikes), like a good model that is not perfect. It measures whether the hook lets a good
 // model help at its defaults; it is not a model anyone could ship. `--embedder ./bench/embedders/glove-oracle.ts`
 import type { Tool } from '../../src/base/types.ts';
-import { toolItem } from '../../src/search/semantic-cache.ts';
+import { toolItem } from '../../src/semantic/cache.ts';
 import { labelledSets, loadSet } from '../data.ts';
 import { embed as glove } from './glove.ts';
 

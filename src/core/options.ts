@@ -5,7 +5,7 @@ import { count, parseOptions } from '../base/validate.ts';
 import { BRIDGE_TEXT_KEYS, type Exposure, exposureOptions, modeOf, type SearchResultsMode } from '../exposure/mode.ts';
 import type { BridgeTexts } from '../exposure/texts.ts';
 import { type LearnOptions, learnSchema, type ResolvedLearn } from '../learn/options.ts';
-import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../search/semantic-options.ts';
+import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../semantic/options.ts';
 import { createMemoryStore } from '../stores/memory.ts';
 import type { DiscoveredStore } from '../stores/store.ts';
 import type { EventListener } from './events.ts';

@@ -3,10 +3,10 @@
 
 import type { Tool } from '../base/types.ts';
 import type { Catalogue } from '../core/catalogue.ts';
+import { type Embed, toolItem, toolVectors } from './cache.ts';
 import type { Similarities } from './fusion.ts';
-import { type Embed, toolItem, toolVectors } from './semantic-cache.ts';
-import { PREFILTER_MARGIN, type SparseColumns, sparseBounds, sparseColumns } from './semantic-prefilter.ts';
-import { type QuantizedRows, quantizedBounds, quantizedRows } from './semantic-quantized.ts';
+import { PREFILTER_MARGIN, type SparseColumns, sparseBounds, sparseColumns } from './prefilter.ts';
+import { type QuantizedRows, quantizedBounds, quantizedRows } from './quantized.ts';
 
 /** One catalogue array's vectors for one model: per position, and packed once all that were asked for are known. */
 interface Vectors {
