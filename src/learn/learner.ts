@@ -1,14 +1,15 @@
 // The learner of one layer: reads each round's history for what it teaches, adds it to the scope's credits in
 // the store's shared space, and reorders searches by them. Loaded only by layers with the `learn` option.
+
+import type { Message } from '../base/types.ts';
 import type { Catalogue } from '../core/catalogue.ts';
 import type { DiscoveredRecord } from '../core/discovered.ts';
 import type { LearnedCredit } from '../core/layer.ts';
 import { guardShared } from '../core/shared-guard.ts';
-import type { DiscoveredStore } from '../core/store-guard.ts';
-import type { Message } from '../core/types.ts';
 import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { queryTerms } from '../search/rank.ts';
+import type { DiscoveredStore } from '../stores/store.ts';
 import { addToSlot, clockKeys, clockOf, clockSlotKey, pickSlot } from './clock.ts';
 import { sessionHash, termHash, VOTE } from './memory.ts';
 import type { Remembered } from './memory-pages.ts';
