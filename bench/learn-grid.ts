@@ -1,5 +1,5 @@
 // A grid of learn settings over the labelled sets (quick tuning aid): recall@5 gain per set at one feed fraction.
-import type { Tool } from '../src/core/types.ts';
+import type { Tool } from '../src/base/types.ts';
 import { createMemoryStore, createToolSearch } from '../src/index.ts';
 import { VOTE } from '../src/learn/memory.ts';
 import { labelledSets, loadSet } from './data.ts';

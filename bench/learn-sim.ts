@@ -3,7 +3,7 @@
 // history holds them), through `prepare`; the test half is then searched in fresh sessions, learning on against
 // off, in the same run. The weight is chosen under leave-one-set-out (bench/TUNING.md): each set's held-out score
 // uses the weight that did best on the other sets.
-import type { Message, Tool } from '../src/core/types.ts';
+import type { Message, Tool } from '../src/base/types.ts';
 import { createMemoryStore, createToolSearch, type ToolSearch } from '../src/index.ts';
 import { type BenchQuery, labelledSets, loadSet } from './data.ts';
 import { recallAt } from './metrics.ts';

@@ -1,7 +1,7 @@
 // The learning section of `npm run bench`: recall@5 and C@5 before and after feeding (bench/learn-sim.ts) with the
 // leave-one-set-out folds, at a quarter, a half and 80% of the queries fed, the curve on metatool, and what learning
 // costs prepare and search at 4,076 tools, learn on and fed against off, interleaved in one run.
-import type { Message, Tool } from '../src/core/types.ts';
+import type { Message, Tool } from '../src/base/types.ts';
 import { createMemoryStore, createToolSearch } from '../src/index.ts';
 import { MEMORY_WEIGHT } from '../src/learn/options.ts';
 import { labelledSets, loadSet } from './data.ts';

@@ -2,7 +2,7 @@
 // BM25 baseline on every labelled set, and the mean margin. No speed sections.
 // Usage: npx tsx bench/quality-only.ts [--sample N] [--sets a,b]
 
-import type { Tool } from '../src/core/types.ts';
+import type { Tool } from '../src/base/types.ts';
 import { getToolIndex, rankTools } from '../src/search/index.ts';
 import { labelledSets, loadSet } from './data.ts';
 import { score } from './metrics.ts';

@@ -3,7 +3,7 @@
 
 import { brotliCompressSync } from 'node:zlib';
 import { build } from 'esbuild';
-import type { Tool } from '../src/core/types.ts';
+import type { Tool } from '../src/base/types.ts';
 import { buildIndex } from '../src/search/build.ts';
 import { toolFields } from '../src/search/fields.ts';
 import { getToolIndex, rankTools } from '../src/search/index.ts';

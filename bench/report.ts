@@ -244,7 +244,7 @@ function sizeTable(rows: SizeRow[]): Table {
     ]),
     notes: [
       'Each package.json export bundled with its dependencies by esbuild (ESM, browser platform, minified), then gzip -9 and brotli quality 11 (node:zlib); 1 KB = 1,024 bytes.',
-      "'. + x (loaded when used)': a chunk the core imports only when an option or a rare path needs it (semantic-stored: the `semantic` option and its vectors in the store; zh: `locale: 'zh'`; calls: the answer to a call of a tool the model was not shown); the core's row leaves them out, each row is that chunk's cost on top.",
+      "'. + x (loaded when used)': a chunk the core imports only when an option or a rare path needs it (stored: the `semantic` option's ranker and its vectors in the store; zh: `locale: 'zh'`; calls: the answer to a call of a tool the model was not shown); the core's row leaves them out, each row is that chunk's cost on top.",
       "Peer dependencies (ai, openai, @anthropic-ai/sdk, workers types) stay external: an app using one of those adapters has its framework already. The MCP entry imports no MCP SDK (an Agents app has only the v2 client), so nothing of it is left out. 'Added to the core': the entry and the core bundled together, less the core alone, which is what an app that already has the core pays (they share valibot and the core's code).",
     ],
   };

@@ -5,8 +5,8 @@
 // while no training set loses more than half a point of recall (the rule's budget is one point; half is the
 // margin for the set the fold has not seen). Ties go to the larger page. Usage: npx tsx bench/result-page.ts [--quick]
 
+import type { Tool } from '../src/base/types.ts';
 import { type ConfidentCut, confidentCount } from '../src/core/search-run.ts';
-import type { Tool } from '../src/core/types.ts';
 import { getToolIndex, rankTools } from '../src/search/index.ts';
 import { labelledSets, loadSet } from './data.ts';
 

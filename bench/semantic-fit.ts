@@ -1,4 +1,4 @@
-// Fits the ranker hook's constants (FUSION_PARAMS in src/search/fusion.ts and the default weight) by leave one set
+// Fits the ranker hook's constants (FUSION_PARAMS in src/semantic/fusion.ts and the default weight) by leave one set
 // out (bench/TUNING.md), with two embedders: GloVe + SIF (glove.ts, real but weak) and the labels' oracle
 // (glove-oracle.ts, strong). The safety rule is a hard constraint with a margin, declared in bench/TUNING.md before
 // this run: a config is admissible on a fold only if GloVe loses at most 0.25 points of recall@5 on every training
@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Tool } from '../src/core/types.ts';
+import type { Tool } from '../src/base/types.ts';
 import { createToolSearch } from '../src/index.ts';
-import { FUSION_PARAMS } from '../src/search/fusion.ts';
+import { FUSION_PARAMS } from '../src/semantic/fusion.ts';
 import { labelledSets, loadSet } from './data.ts';
 import { score } from './metrics.ts';
 import { sampleEvenly } from './sample.ts';

@@ -2,7 +2,7 @@
 // labelled set (default weight and floor unless the module sets them), and a fused query's time against a
 // keyword-only one at 4,076 tools. Usage: npx tsx bench/semantic-only.ts [--sample N] [--rounds N] [--speed-only]
 // [embedder paths...]
-import type { Tool } from '../src/core/types.ts';
+import type { Tool } from '../src/base/types.ts';
 import { createToolSearch, type SemanticOptions } from '../src/index.ts';
 import { labelledSets, loadSet } from './data.ts';
 import { score } from './metrics.ts';

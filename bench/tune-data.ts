@@ -1,6 +1,6 @@
 // The tuner's precomputed candidates: for one first-stage configuration, every query's best candidates with their
 // second-stage features and relevance, so that fitting the second stage never runs the ranking again.
-import type { Tool } from '../src/core/types.ts';
+import type { Tool } from '../src/base/types.ts';
 import { buildIndex, PARAMS } from '../src/search/build.ts';
 import { rankFeatures } from '../src/search/rank.ts';
 import { FEATURES } from '../src/search/rerank-features.ts';

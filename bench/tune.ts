@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Tool } from '../src/core/types.ts';
+import type { Tool } from '../src/base/types.ts';
 import { buildIndex, PARAMS } from '../src/search/build.ts';
 import { rankTools } from '../src/search/rank.ts';
 import { FEATURES } from '../src/search/rerank-features.ts';

@@ -30,7 +30,7 @@ const sources = {
   './cost': 'src/cost/index.ts',
   './zh': 'src/core/locale-zh.ts',
   './langchain': 'src/adapters/langchain/index.ts',
-  './workers-ai': 'src/embedders/workers-ai.ts',
+  './workers-ai': 'src/semantic/embedders/workers-ai.ts',
 };
 
 /**

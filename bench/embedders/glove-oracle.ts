@@ -3,8 +3,8 @@
 // its relevant tools' ones, scaled by LEAK. The semantic ranking then knows the answer only partly (the GloVe half
 // still pulls towards look-alikes), like a good model that is not perfect. It measures whether the hook lets a good
 // model help at its defaults; it is not a model anyone could ship. `--embedder ./bench/embedders/glove-oracle.ts`
-import type { Tool } from '../../src/core/types.ts';
-import { toolItem } from '../../src/search/semantic-cache.ts';
+import type { Tool } from '../../src/base/types.ts';
+import { toolItem } from '../../src/semantic/cache.ts';
 import { labelledSets, loadSet } from '../data.ts';
 import { embed as glove } from './glove.ts';
 

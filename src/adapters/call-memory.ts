@@ -1,9 +1,10 @@
 // What an adapter remembers of a session's calls when the history it hands `prepare` does not carry them (OpenAI's
 // `previous_response_id`, an MCP host that passes no messages): just what learning reads, bounded per session and
 // per memory.
+
+import { bridgedName, CALL_TOOL_NAME } from '../base/names.ts';
+import type { Message } from '../base/types.ts';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
-import type { Message } from '../core/types.ts';
-import { bridgedName, CALL_TOOL_NAME } from '../exposure/mode.ts';
 
 /** Sessions remembered, the least recently used forgotten first. */
 const SESSIONS_KEPT = 1000;

@@ -4,8 +4,9 @@
 // reader for all of them: the shapes are told apart by their own keys, and a host that logs two providers, or stores
 // one shape and renders another, needs one function.
 
-// The bridge's tool (CALL_TOOL_NAME of exposure/mode.ts), spelled here: importing it would pull the exposure options'
-// schemas into a client bundle that only displays calls (1.7 KB instead of 0.8 KB min+brotli). A test holds them equal.
+// The bridge's tool (CALL_TOOL_NAME of base/names.ts), spelled here so that a client bundle that only displays calls
+// takes nothing else of the layer (it once pulled the exposure options' schemas: 1.7 KB instead of 0.8 KB min+brotli).
+// A test holds them equal.
 const CALL_TOOL_NAME = 'call_tool';
 
 /** A tool call as a chat UI or a log shows it: the real tool, its arguments, and how it ended. */

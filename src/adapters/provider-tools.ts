@@ -1,14 +1,16 @@
 // What the OpenAI and Anthropic adapters share: the provider-to-layer tool cache, the strict search
 // schema, and the routing of one tool call (search, corrective result, or execution).
+
+import { ToolSearchError } from '../base/errors.ts';
+import { CALL_TOOL_NAME } from '../base/names.ts';
+import type { JsonSchema, Tool } from '../base/types.ts';
 import type { CallCheck, UndiscoveredCallMode, UndiscoveredCallResult } from '../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../core/create-tool-search.ts';
-import { ToolSearchError } from '../core/errors.ts';
 import type { SearchErrorResult, SearchResult } from '../core/search-tool.ts';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
-import type { JsonSchema, Tool } from '../core/types.ts';
 import type { CallRefusal } from '../exposure/call-tool.ts';
 import type { CompactSearchResult } from '../exposure/compact.ts';
-import { CALL_TOOL_NAME, type SearchResultsMode } from '../exposure/mode.ts';
+import type { SearchResultsMode } from '../exposure/mode.ts';
 
 /** Names a tool's group or groups (an MCP server, a toolset); provider tool objects have no field for it. */
 export type GroupOf = (name: string) => string | readonly string[] | undefined;

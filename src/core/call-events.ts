@@ -1,9 +1,9 @@
 // Why a bridged call was refused, for the `call-refused` event (checkCall's own refusals announce themselves).
-import { CALL_TOOL_NAME } from '../exposure/mode.ts';
+
+import { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from '../base/names.ts';
+import type { Tool } from '../base/types.ts';
 import type { CallCheck } from './calls.ts';
 import { catalogueOf } from './catalogue.ts';
-import { SEARCH_TOOL_NAME } from './names.ts';
-import type { Tool } from './types.ts';
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 

@@ -1,11 +1,11 @@
 // Calls of tools the model has not been shown: the answer it gets instead of a blind execution.
 
+import { cut, MAX_CALLED_NAME, MAX_SPELLING } from '../base/limits.ts';
+import type { Tool } from '../base/types.ts';
 import { rankTools } from '../search/index.ts';
 import type { Catalogue } from './catalogue.ts';
-import { cut, MAX_CALLED_NAME, MAX_SPELLING } from './limits.ts';
 import { type FoundTool, toFoundTool } from './search-tool.ts';
 import { format, type Texts } from './texts.ts';
-import type { Tool } from './types.ts';
 
 /** 'hint': tell the model to search first; 'discover': show it the tool's definition and ask it to call again. */
 export type UndiscoveredCallMode = 'hint' | 'discover';

@@ -1,9 +1,10 @@
 // What the layer derives once per catalogue: hygiene findings, name lookup, group members, the search index.
+
+import { SEARCH_TOOL_NAME } from '../base/names.ts';
+import type { Tool } from '../base/types.ts';
 import type { ToolIndex } from '../search/index.ts';
 import { sameObjects } from '../search/same-objects.ts';
-import { SEARCH_TOOL_NAME } from './names.ts';
 import { indexOf } from './search-loader.ts';
-import type { Tool } from './types.ts';
 
 /** The adapters that convert the tool shapes of other ecosystems; a tool in such a shape is warned about. */
 export type ForeignShape = 'mcp' | 'openai';

@@ -1,12 +1,13 @@
 // The layer: options resolved once, then prepare / search / clear per round.
 
+import { ToolSearchError } from '../base/errors.ts';
+import type { Tool } from '../base/types.ts';
 import { exposureModes } from '../exposure/load.ts';
 import { modeOf } from '../exposure/mode.ts';
 import type { CallCheck } from './calls.ts';
 import { type CatalogueInfo, catalogueOf, groupsKey, inspect, visibility } from './catalogue.ts';
 import { catalogueWarner } from './catalogue-warnings.ts';
 import { applyHistory, applyTouches, boundedByCatalogue, type DiscoveredRecord, readEvents } from './discovered.ts';
-import { ToolSearchError } from './errors.ts';
 import { eventSink } from './events.ts';
 import { checkContext, type ToolSearch } from './layer.ts';
 import { lazyLearner } from './learn-loader.ts';
@@ -18,7 +19,6 @@ import { MAX_RELATED, SEARCH_TOOL_NAME, type SearchResult, searchToolDefinition 
 import { lazySemanticRanker } from './semantic-loader.ts';
 import { sessionsOf } from './sessions.ts';
 import { guardStore } from './store-guard.ts';
-import type { Tool } from './types.ts';
 
 export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './layer.ts';
 

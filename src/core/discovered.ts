@@ -1,8 +1,9 @@
 // The discovered set: which tools a session has found or used, and in what order the model sees them.
-import { bridgedName, CALL_TOOL_NAME } from '../exposure/mode.ts';
+
+import { bridgedName, CALL_TOOL_NAME } from '../base/names.ts';
+import { namesInSearchResult } from '../base/parsed-results.ts';
+import type { Message } from '../base/types.ts';
 import { NOT_CALLED } from './not-called.ts';
-import { namesInSearchResult } from './parsed-results.ts';
-import type { Message } from './types.ts';
 
 /** A session's discovered set as stores keep it; `v` is the format version. */
 export interface DiscoveredRecord {

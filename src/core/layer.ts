@@ -1,13 +1,14 @@
 // The layer's public shapes, and the checks of what the host passes (its mistakes throw; the model's never do).
+
+import { ToolSearchError } from '../base/errors.ts';
+import type { Message, Tool } from '../base/types.ts';
 import type { CallToolResult } from '../exposure/call-tool.ts';
 import type { CompactSearchResult } from '../exposure/compact.ts';
 import type { ExposureContext } from '../exposure/mode.ts';
 import type { CallCheck, CheckCallOptions } from './calls.ts';
-import { ToolSearchError } from './errors.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { SearchErrorResult, SearchResult } from './search-tool.ts';
 import type { SessionControl } from './sessions.ts';
-import type { Message, Tool } from './types.ts';
 
 /** What the host knows about a round or a search call. */
 export interface SearchContext extends ExposureContext {

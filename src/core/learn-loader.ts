@@ -2,7 +2,7 @@
 // make it a chunk of its own and the core entry does not carry it for the layers that never learn.
 import type { Learner } from '../learn/learner.ts';
 import type { ResolvedLearn } from '../learn/options.ts';
-import type { DiscoveredStore } from './store-guard.ts';
+import type { DiscoveredStore } from '../stores/store.ts';
 
 /** The layer's learner, imported and created when first asked for. */
 export function lazyLearner(

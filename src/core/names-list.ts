@@ -1,6 +1,7 @@
 // The names list in the search tool's description, cut to a budget for huge catalogues.
+
+import type { Tool } from '../base/types.ts';
 import { format, type Texts } from './texts.ts';
-import type { Tool } from './types.ts';
 
 /**
  * Lists the names of `listed` tools in catalogue order. Past `budget` characters (0 = no limit) it keeps

@@ -1,6 +1,7 @@
 // Pure: which tools the model sees this round.
+
+import type { Tool } from '../base/types.ts';
 import type { Catalogue } from './catalogue.ts';
-import type { Tool } from './types.ts';
 
 /** Everything the exposure decision depends on. */
 export interface ExposureInput {

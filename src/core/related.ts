@@ -1,6 +1,7 @@
 // The search result's `related` names, loaded as a chunk of its own: a catalogue without groups never needs it.
+
+import type { Tool } from '../base/types.ts';
 import type { Catalogue } from './catalogue.ts';
-import type { Tool } from './types.ts';
 
 /**
  * Other visible tools of the returned tools' groups, best result's group first, never one the session already has

@@ -1,7 +1,7 @@
 // The search's run and the lexical index, loaded with the first search: a round that only exposes tools (or steps
 // aside) never ranks, so the core entry does not carry the index, the tokenizer or the stemmer.
-import { ToolSearchError } from './errors.ts';
-import type { Tool } from './types.ts';
+import { ToolSearchError } from '../base/errors.ts';
+import type { Tool } from '../base/types.ts';
 
 type SearchRun = typeof import('./search-run.ts');
 

@@ -1,11 +1,11 @@
 // A search's run: the model's untrusted arguments, the ranking, the page and its hint. Loaded with the first
 // search (with the lexical index), so a layer that only exposes tools never loads the ranking.
 import * as v from 'valibot';
+import type { Tool } from '../base/types.ts';
 import { asKeyword, type RankResult, rankTools } from '../search/index.ts';
 import type { Catalogue } from './catalogue.ts';
 import { type SearchErrorResult, type SearchResult, toFoundTool } from './search-tool.ts';
 import { format, type Texts } from './texts.ts';
-import type { Tool } from './types.ts';
 
 const MAX_QUERY_CHARS = 1000;
 const MAX_KEYWORDS = 64;

@@ -1,10 +1,10 @@
 // The search_tools meta-tool: its definition, its untrusted arguments, and the result the model reads.
-import { jsonSafe } from './limits.ts';
-import { SEARCH_TOOL_NAME } from './names.ts';
+import { jsonSafe } from '../base/limits.ts';
+import { SEARCH_TOOL_NAME } from '../base/names.ts';
+import type { JsonSchema, Tool } from '../base/types.ts';
 import type { Texts } from './texts.ts';
-import type { JsonSchema, Tool } from './types.ts';
 
-export { SEARCH_TOOL_NAME } from './names.ts';
+export { SEARCH_TOOL_NAME } from '../base/names.ts';
 
 /** One tool as a search returns it: the full definition the model needs to call it. */
 export interface FoundTool {

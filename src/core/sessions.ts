@@ -1,7 +1,8 @@
 // Changes to a session's discovered set as the layer makes them: one store call each, announced as events;
 // and the host's own view and edits of a set (inspect, forget).
+
+import { ToolSearchError } from '../base/errors.ts';
 import { type DiscoveredRecord, RECORD_VERSION } from './discovered.ts';
-import { ToolSearchError } from './errors.ts';
 import { announceChange, type DiscoverSource, type Emit } from './events.ts';
 import type { GuardedStore } from './store-guard.ts';
 

@@ -2,8 +2,8 @@
 // memory while the store fails, and the changes made meanwhile replayed onto the stored value when it answers.
 // Imported only by the features that share values, so it loads with them, never with the core entry.
 
-import type { DiscoveredStore, RecordUpdate, SharedSpace } from './store-guard.ts';
-import { withTimeout } from './timeout.ts';
+import { callWithTimeout } from '../base/timeout.ts';
+import type { DiscoveredStore, RecordUpdate, SharedSpace } from '../stores/store.ts';
 
 type Warn = (message: string) => void;
 
@@ -81,13 +81,7 @@ export function guardShared(store: DiscoveredStore, options: SharedGuardOptions)
   function call<T>(what: string, run: () => Promise<T>): Promise<T> {
     // A paced write (see SharedSpace.writeWaitMs) is given its pacing on top of the timeout.
     const limit = options.timeoutMs === 0 || what !== 'update' ? options.timeoutMs : options.timeoutMs + writeWaitMs;
-    let work: Promise<T>;
-    try {
-      work = Promise.resolve(run());
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return withTimeout(work, limit, `${store.name}.shared.${what} took longer than ${limit} ms`);
+    return callWithTimeout(run, limit, `${store.name}.shared.${what} took longer than ${limit} ms`);
   }
 
   function failed(key: string, error: unknown, warn: Warn): Held {

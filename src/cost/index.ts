@@ -1,8 +1,8 @@
 // tool-search-layer/cost: what a session costs in each exposure mode under a provider's cache rules, and
 // which mode is cheapest. Pure arithmetic over published rules: no network, no tokenizer.
 import * as v from 'valibot';
-import { ToolSearchError } from '../core/errors.ts';
-import { count, parseOptions } from '../core/validate.ts';
+import { ToolSearchError } from '../base/errors.ts';
+import { count, parseOptions } from '../base/validate.ts';
 import { priceRequests, type SessionPrice } from './price.ts';
 import { CACHE_RULES, minCacheableFor, type Provider } from './rules.ts';
 import { type CostMode, type ResolvedShape, sessionRequests } from './session.ts';

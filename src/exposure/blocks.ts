@@ -1,12 +1,13 @@
 // The bridge's tools blocks, [search_tools, call_tool, ...direct tools], built once per catalogue and group
 // set and shared by every session, and the checks that decide whether a session may keep the block it was sent.
+
+import { CALL_TOOL_NAME } from '../base/names.ts';
+import type { Tool } from '../base/types.ts';
 import type { Catalogue, CatalogueInfo } from '../core/catalogue.ts';
 import { namesList } from '../core/names-list.ts';
 import type { ResolvedOptions } from '../core/options.ts';
 import { listedTools } from '../core/prepare.ts';
 import { searchToolDefinition } from '../core/search-tool.ts';
-import type { Tool } from '../core/types.ts';
-import { CALL_TOOL_NAME } from './mode.ts';
 import { type BridgeTexts, textsWith } from './texts.ts';
 
 /** One tools block and what it names: the tools it lists by name and the direct tools it carries. */

@@ -1,9 +1,10 @@
 // The bridge's tools block per session: [search_tools, call_tool, ...direct tools], the same bytes (and objects)
 // every round, so the provider's prompt cache and Anthropic's prefix check hold (SPEC 11).
+
+import type { Tool } from '../base/types.ts';
 import type { Catalogue, CatalogueInfo } from '../core/catalogue.ts';
 import type { ResolvedOptions } from '../core/options.ts';
 import type { Texts } from '../core/texts.ts';
-import type { Tool } from '../core/types.ts';
 import { type Block, createBlocks, sameBytes, sameDirect, stillSafe } from './blocks.ts';
 import { type BridgeTexts, bridgeTexts, textsWith } from './texts.ts';
 

@@ -1,12 +1,13 @@
 // layer.callTool: checks a bridged call (`call_tool { name, arguments }`) and says whether it may run, or
 // what the model should be told instead. Model input never throws.
+
+import { CALL_TOOL_NAME } from '../base/names.ts';
+import type { Tool } from '../base/types.ts';
 import type { CallCheck, UndiscoveredCallResult } from '../core/calls.ts';
 import { catalogueOf } from '../core/catalogue.ts';
 import type { DiscoveredRecord } from '../core/discovered.ts';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
 import { format } from '../core/texts.ts';
-import type { Tool } from '../core/types.ts';
-import { CALL_TOOL_NAME } from './mode.ts';
 import type { BridgeTexts } from './texts.ts';
 import { checkArguments } from './validate-args.ts';
 

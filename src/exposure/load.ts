@@ -1,12 +1,13 @@
 // The seam between the core and the exposure modes: the bridge, its validator and compact results load on
 // first use (dynamic imports), so the core entry stays the same size for users of the default mode.
+
+import type { Tool } from '../base/types.ts';
 import type { CallCheck } from '../core/calls.ts';
 import type { Catalogue } from '../core/catalogue.ts';
 import type { DiscoveredRecord } from '../core/discovered.ts';
 import type { ResolvedOptions } from '../core/options.ts';
 import type { SearchResult } from '../core/search-tool.ts';
 import type { Texts } from '../core/texts.ts';
-import type { Tool } from '../core/types.ts';
 import type { CallToolResult } from './call-tool.ts';
 import type { CompactSearchResult } from './compact.ts';
 import type { Exposure } from './mode.ts';

@@ -1,11 +1,7 @@
 // The exposure modes of SPEC 11: the option, the per-call override, and the little the core needs eagerly.
 // Everything else of the bridge (its tools, callTool, the validator, compact results) loads on first use.
 import * as v from 'valibot';
-import { ToolSearchError } from '../core/errors.ts';
-import { parsedOnce } from '../core/parsed-results.ts';
-
-/** The name of the bridge's meta-tool that calls a tool found with search_tools. */
-export const CALL_TOOL_NAME = 'call_tool';
+import { ToolSearchError } from '../base/errors.ts';
 
 /** What `prepare` sends: 'tools' (discovered tools join the tools block) or 'bridge' (a constant block, SPEC 11). */
 export type Exposure = 'tools' | 'bridge';
@@ -57,22 +53,6 @@ export function modeOf(
         : undefined;
   if (bad) throw new ToolSearchError(`${call}: ${bad}`);
   return { exposure, compact: exposure !== 'bridge' && (searchResults ?? options.searchResults) === 'compact' };
-}
-
-// call_tool arguments repeat in every round's history; parsing each once keeps `prepare` cheap.
-// Parsed once per arguments text, in a cache bounded by characters (arguments may carry a file's content).
-const parsedCalls = parsedOnce((args: string): string | undefined => {
-  try {
-    const parsed = (JSON.parse(args) as { name?: unknown } | null)?.name;
-    return typeof parsed === 'string' && parsed !== '' ? parsed : undefined;
-  } catch {
-    return undefined; // not JSON: no use is read from it
-  }
-});
-
-/** The tool a `call_tool` call names in its JSON arguments, or undefined when they name none. */
-export function bridgedName(args: unknown): string | undefined {
-  return typeof args === 'string' ? parsedCalls(args) : undefined;
 }
 
 /** The keys of the bridge's texts (their words load with the bridge): the `texts` option accepts them too. */

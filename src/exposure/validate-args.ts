@@ -1,7 +1,7 @@
 // Checks a bridged call's arguments against the tool's JSON Schema, with a validator that runs in Workers
 // (@cfworker/json-schema interprets schemas: no eval, no new Function).
 import { type OutputUnit, type SchemaDraft, Validator } from '@cfworker/json-schema';
-import type { JsonSchema } from '../core/types.ts';
+import type { JsonSchema } from '../base/types.ts';
 import { RefusedPattern, withLinearRegExp } from './linear-regexp.ts';
 
 /**

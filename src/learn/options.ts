@@ -1,7 +1,7 @@
 // The `learn` option as the core entry knows it: types, schema and defaults, without the learner, which
 // createToolSearch loads (its own chunk) only when the option is on.
 import * as v from 'valibot';
-import { count } from '../core/validate.ts';
+import { count } from '../base/validate.ts';
 
 /** How the layer learns from its own sessions: which tool the model called after which search. */
 export interface LearnOptions {

@@ -1,9 +1,9 @@
 // What a session's history teaches: each search, and the tools the model then called with a result.
 
+import { bridgedName, CALL_TOOL_NAME } from '../base/names.ts';
+import { parsedOnce } from '../base/parsed-results.ts';
+import type { Message } from '../base/types.ts';
 import { isUndiscoveredResult } from '../core/not-called.ts';
-import { parsedOnce } from '../core/parsed-results.ts';
-import type { Message } from '../core/types.ts';
-import { bridgedName, CALL_TOOL_NAME } from '../exposure/mode.ts';
 
 /** One search of a session and the distinct tools called after it, before the next search or user message. */
 export interface LearnUnit {

@@ -1,4 +1,4 @@
-import type { Tool } from '../core/types.ts';
+import type { Tool } from '../base/types.ts';
 import { createChunks, scanChunks } from './chunks.ts';
 import { type Fields, toolFields } from './fields.ts';
 import { buildSubstring, type SubstringIndex } from './substring.ts';

@@ -1,4 +1,4 @@
-import type { Tool } from '../core/types.ts';
+import type { Tool } from '../base/types.ts';
 import { type BuiltIndex, buildIndex, type ToolIndex } from './build.ts';
 import { type Fields, toolFields } from './fields.ts';
 import { sameObjects } from './same-objects.ts';

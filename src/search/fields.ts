@@ -1,5 +1,5 @@
-import { cut, MAX_INDEXED_DESCRIPTION, MAX_INDEXED_SCHEMA_TEXT } from '../core/limits.ts';
-import type { Tool } from '../core/types.ts';
+import { cut, MAX_INDEXED_DESCRIPTION, MAX_INDEXED_SCHEMA_TEXT } from '../base/limits.ts';
+import type { Tool } from '../base/types.ts';
 
 /** The searchable texts of one tool: name, description, parameter names, parameter descriptions. */
 export type Fields = [name: string, description: string, paramNames: string, paramText: string];

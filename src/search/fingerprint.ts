@@ -1,6 +1,6 @@
 // Checking a loaded index against its tools must cost far less than a build: the searchable texts are hashed as they
 // are read from the tool objects, with no field strings joined and no arrays of them kept (those were most of the check).
-import type { Tool } from '../core/types.ts';
+import type { Tool } from '../base/types.ts';
 import { descriptionOf, nameOf, partsOf, type SchemaSink, walkSchema } from './fields.ts';
 
 // A separator no text can hold, so that ["ab", ""] and ["a", "b"] differ.

@@ -1,4 +1,4 @@
-import type { Tool } from '../core/types.ts';
+import type { Tool } from '../base/types.ts';
 
 /** Whether two arrays hold the same tool objects in the same order. */
 export function sameObjects(a: readonly Tool[], b: readonly Tool[]): boolean {

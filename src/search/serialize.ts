@@ -1,7 +1,7 @@
 // A Worker pays CPU time for every new isolate that builds its index: the index is made once at deploy time,
 // stored as text beside the code, and loaded in a fraction of a build, after checking it was made from the same tools.
-import { ToolSearchError } from '../core/errors.ts';
-import type { Tool } from '../core/types.ts';
+import { ToolSearchError } from '../base/errors.ts';
+import type { Tool } from '../base/types.ts';
 import { type BuiltIndex, buildIndex, PARAMS } from './build.ts';
 import { seedToolIndex } from './cache.ts';
 import { type Fields, nameOf, partsOf, toolFields } from './fields.ts';

@@ -1,10 +1,10 @@
 // Discovered sets in Cloudflare Workers KV: eventually consistent, no compare-and-swap, one write per key per second.
 import * as v from 'valibot';
-import type { DiscoveredStore } from '../core/store-guard.ts';
-import { parseOptions } from '../core/validate.ts';
+import { parseOptions } from '../base/validate.ts';
 import type { KvNamespaceLike } from './cloudflare-types.ts';
 import { prefixSchema, sessionKey, sharedKey } from './keys.ts';
 import { kvSpace } from './kv-space.ts';
+import type { DiscoveredStore } from './store.ts';
 
 export type { KvNamespaceLike, KvPutOptions } from './cloudflare-types.ts';
 

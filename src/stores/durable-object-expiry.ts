@@ -1,9 +1,10 @@
 // Sessions of the Durable Object store that expire (ttlSeconds): each session's write time is kept beside it, with
 // an entry in a write-time index, so reads check the age at once and writes delete the oldest expired sessions
 // by a bounded range read instead of a scan.
-import type { RecordUpdate } from '../core/store-guard.ts';
+
 import type { DurableObjectStorageLike, SyncKvLike } from './cloudflare-types.ts';
 import { expired } from './expiry.ts';
+import type { RecordUpdate } from './store.ts';
 
 /** The object's storage as the store reaches it: the synchronous API on SQLite-backed objects, else a per-key queue. */
 export interface Backend {

@@ -1,12 +1,11 @@
 // Discovered sets in a Durable Object's own storage (every Cloudflare Agents SDK agent is one).
 import * as v from 'valibot';
-import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
-import { parseOptions } from '../core/validate.ts';
+import { parseOptions } from '../base/validate.ts';
 import type { DurableObjectStorageLike, SyncKvLike } from './cloudflare-types.ts';
-
 import { type Backend, expiringSessions } from './durable-object-expiry.ts';
 import { clockSchema, ttlSchema } from './expiry.ts';
 import { byteLength, prefixSchema, sessionKey, sharedKey } from './keys.ts';
+import type { DiscoveredStore, RecordUpdate } from './store.ts';
 
 export type { DurableObjectStorageLike, StorageListOptions, SyncKvLike } from './cloudflare-types.ts';
 

@@ -1,10 +1,10 @@
 // Discovered sets in the browser's IndexedDB, through idb-keyval: one transaction per update, so tabs lose nothing.
 import { clear as clearAll, del, get, promisifyRequest, type UseStore } from 'idb-keyval';
 import * as v from 'valibot';
-import { ToolSearchError } from '../core/errors.ts';
-import type { DiscoveredStore, RecordUpdate } from '../core/store-guard.ts';
-import { parseOptions } from '../core/validate.ts';
+import { ToolSearchError } from '../base/errors.ts';
+import { parseOptions } from '../base/validate.ts';
 import { clockSchema, expired, ttlSchema } from './expiry.ts';
+import type { DiscoveredStore, RecordUpdate } from './store.ts';
 
 /** Where the IndexedDB store keeps its sessions. */
 export interface IndexedDbStoreOptions {

@@ -6,9 +6,9 @@
 // already there changes nothing), so replaying them onto a value shows whether it holds them; a shared value's are
 // not (credits add up), so each write leaves a mark in the value, and a value holds an update when it carries the
 // mark of a write that held it.
-import { ToolSearchError } from '../core/errors.ts';
-import type { RecordUpdate, SharedSpace } from '../core/store-guard.ts';
+import { ToolSearchError } from '../base/errors.ts';
 import type { KvNamespaceLike, KvPutOptions } from './cloudflare-types.ts';
+import type { RecordUpdate, SharedSpace } from './store.ts';
 
 // KV takes one write per key per second; the read-back that checks a write waits as long.
 const WRITE_GAP_MS = 1000;

@@ -1,8 +1,8 @@
 // The default store: a bounded map in process memory.
 
 import * as v from 'valibot';
-import type { DiscoveredStore, RecordUpdate, SharedSpace } from '../core/store-guard.ts';
-import { count, parseOptions } from '../core/validate.ts';
+import { count, parseOptions } from '../base/validate.ts';
+import type { DiscoveredStore, RecordUpdate, SharedSpace } from './store.ts';
 
 /** Bounds of the memory store. */
 export interface MemoryStoreOptions {

@@ -7,8 +7,8 @@ import {
   type Tool,
 } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
-import { PREFILTER_MARGIN, sparseBounds, sparseColumns } from '../../src/search/semantic-prefilter.ts';
-import { quantizedBounds, quantizedRows } from '../../src/search/semantic-quantized.ts';
+import { PREFILTER_MARGIN, sparseBounds, sparseColumns } from '../../src/semantic/prefilter.ts';
+import { quantizedBounds, quantizedRows } from '../../src/semantic/quantized.ts';
 import { catalogue, names, recordingLogger } from './fixtures.ts';
 
 const ok = (result: SearchResult | SearchErrorResult): SearchResult => {

@@ -93,7 +93,7 @@ describe('bench on a tiny catalogue', () => {
     expect(size.find((r) => r.entry === '.')?.brotliBytes).toBeLessThanOrEqual(CORE_SIZE_LIMIT);
     // The options loaded on use are rows of their own, on top of the core.
     expect(size.map((r) => r.entry)).toEqual(
-      expect.arrayContaining(['. + semantic-stored (loaded when used)', '. + search-run (loaded when used)']),
+      expect.arrayContaining(['. + stored (loaded when used)', '. + search-run (loaded when used)']),
     );
     const results: BenchResults = {
       date: new Date().toISOString(),

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { type BenchQuery, loadSet } from '../../bench/data.ts';
 import { sampleEvenly } from '../../bench/sample.ts';
-import type { Message, Tool } from '../../src/core/types.ts';
+import type { Message, Tool } from '../../src/base/types.ts';
 import { createMemoryStore, createToolSearch, type ToolSearch } from '../../src/index.ts';
 
 const quiet = { warn() {} };

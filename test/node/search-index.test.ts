@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../../src/core/types.ts';
+import type { Tool } from '../../src/base/types.ts';
 import { buildIndex } from '../../src/search/build.ts';
 import { getToolIndex, rankTools } from '../../src/search/index.ts';
 import { tokenize, useSegmenter } from '../../src/search/tokenize.ts';

@@ -1,7 +1,7 @@
 // The second stage (src/search/rerank.ts): its features, the CJK rule for adjacent pairs, and that it only
 // reorders the best candidates, the same ones whatever the page.
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../../src/core/types.ts';
+import type { Tool } from '../../src/base/types.ts';
 import { type BuiltIndex, buildIndex, PARAMS } from '../../src/search/build.ts';
 import { rankFeatures, rankTools } from '../../src/search/rank.ts';
 import { isCjk, queryPairs } from '../../src/search/rerank.ts';

@@ -3,8 +3,8 @@
 // store's value when it answers again.
 import { describe, expect, it } from 'vitest';
 import { guardShared } from '../../src/core/shared-guard.ts';
-import type { DiscoveredStore } from '../../src/core/store-guard.ts';
 import { createMemoryStore } from '../../src/stores/memory.ts';
+import type { DiscoveredStore } from '../../src/stores/store.ts';
 
 const add =
   (n: number) =>

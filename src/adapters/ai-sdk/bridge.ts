@@ -1,6 +1,6 @@
 // The bridge's `call_tool` as an AI SDK tool: the layer checks the call, then the named tool's own execute runs it.
 import { type Tool as AiTool, asSchema, jsonSchema } from 'ai';
-import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
+import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { AnyTool } from './catalogue.ts';
 import { type AdapterSession, lastOf } from './session.ts';
 

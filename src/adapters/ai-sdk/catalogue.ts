@@ -1,6 +1,6 @@
 // The layer-shaped catalogue of an AI SDK tool set, built per step: schemas converted once, dynamic descriptions per step.
 import type { Tool as AiTool } from 'ai';
-import type { JsonSchema, Logger, Tool } from '../../core/types.ts';
+import type { JsonSchema, Logger, Tool } from '../../base/types.ts';
 import { jsonSchemaOf } from './tools.ts';
 
 /** An AI SDK tool as the adapter reads it: the fields the SDK types keep behind unions. */

@@ -1,7 +1,7 @@
 // The `semantic` option from an AI SDK embedding model: one line for a host that already has one
 // (`semantic: embedWith(openai.embedding('text-embedding-3-small'))`), its vectors shared across isolates by name.
 import { embedMany } from 'ai';
-import type { Embed, SemanticOptions } from '../../search/semantic-options.ts';
+import type { Embed, SemanticOptions } from '../../semantic/options.ts';
 
 type EmbedManyOptions = Parameters<typeof embedMany>[0];
 type ProviderOptions = NonNullable<EmbedManyOptions['providerOptions']>;

@@ -1,8 +1,8 @@
 // The AI SDK's ModelMessage history, read as the layer's provider-neutral messages.
 import type { ModelMessage } from 'ai';
+import { CALL_TOOL_NAME } from '../../base/names.ts';
+import type { Message, ToolCall } from '../../base/types.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { Message, ToolCall } from '../../core/types.ts';
-import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 
 type Part = { readonly type?: unknown; readonly [key: string]: unknown };
 

@@ -6,10 +6,10 @@
 // `execute`, whose `{ tools }` goes back as a `tool_search_output` item. Other providers drop these options and would
 // send every tool in full, so a native step with any other model throws.
 import { type Tool as AiTool, jsonSchema } from 'ai';
+import { ToolSearchError } from '../../base/errors.ts';
+import type { Tool } from '../../base/types.ts';
 import { visibility } from '../../core/catalogue.ts';
-import { ToolSearchError } from '../../core/errors.ts';
 import { SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
-import type { Tool } from '../../core/types.ts';
 import { strictSearchParameters } from '../provider-tools.ts';
 import type { AnyTool } from './catalogue.ts';
 import type { AdapterSession, NativeProvider } from './session.ts';

@@ -1,10 +1,10 @@
 // The options of withToolSearch and what it returns, checked once: a host mistake throws, naming the option and the reason.
 import type { Tool as AiTool, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
+import { ToolSearchError } from '../../base/errors.ts';
+import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { ToolSearch } from '../../core/create-tool-search.ts';
-import { ToolSearchError } from '../../core/errors.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 
 /**
  * How the model meets the catalogue. 'tools': the tools array carries the session's discoveries (it changes at each

@@ -3,9 +3,9 @@
 // semantic hook, learning) instead of the SDK's word match over names and descriptions.
 import type { ModelMessage, ToolSet } from 'ai';
 import * as v from 'valibot';
+import type { Tool } from '../../base/types.ts';
+import { parseOptions } from '../../base/validate.ts';
 import type { ToolSearch } from '../../core/create-tool-search.ts';
-import type { Tool } from '../../core/types.ts';
-import { parseOptions } from '../../core/validate.ts';
 import { readMessages } from './messages.ts';
 import { toLayerTools } from './tools.ts';
 

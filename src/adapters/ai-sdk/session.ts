@@ -1,10 +1,10 @@
 // What one withToolSearch knows between steps, and the corrective answers it gives calls it will not run.
 import type { Tool as AiTool } from 'ai';
+import type { Tool } from '../../base/types.ts';
 import type { UndiscoveredCallMode, UndiscoveredCallResult } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { toFoundTool } from '../../core/search-tool.ts';
 import { format } from '../../core/texts.ts';
-import type { Tool } from '../../core/types.ts';
 import type { Exposure } from '../../exposure/mode.ts';
 import type { AnyTool, StepCatalogue } from './catalogue.ts';
 

@@ -1,10 +1,10 @@
 // prepareStep: what each step sends, by exposure. The SDK reads the step's tools after this hook, so the deferral
 // a native step needs is set on the tools' provider options here.
 import type { ModelMessage } from 'ai';
+import type { Tool } from '../../base/types.ts';
 import { inspect } from '../../core/catalogue.ts';
 import type { PrepareResult } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { Tool } from '../../core/types.ts';
 import type { AnyTool } from './catalogue.ts';
 import { readMessages } from './messages.ts';
 import { deferredNames, deferredOptions, nativeProviderOf, unsupportedModel } from './native.ts';

@@ -1,6 +1,6 @@
 // Tools between the layer's shape ({ name, description, parameters, groups }) and AI SDK tool sets.
 import { type Tool as AiTool, asSchema, jsonSchema, type ToolExecutionOptions, type ToolSet } from 'ai';
-import type { JsonSchema, Tool } from '../../core/types.ts';
+import type { JsonSchema, Tool } from '../../base/types.ts';
 
 /** An AI SDK tool's JSON Schema (zod, standard schema or `jsonSchema`), or null when it has none. */
 export async function jsonSchemaOf(tool: { readonly inputSchema?: unknown }): Promise<JsonSchema | null> {

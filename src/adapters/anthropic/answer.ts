@@ -7,12 +7,12 @@ import type {
   ToolUseBlock,
   ToolUseBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import { ToolSearchError } from '../../base/errors.ts';
+import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import { visibility } from '../../core/catalogue.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { ToolSearchError } from '../../core/errors.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 import { type ConvertedTools, type ExecuteTool, outputText, parseArguments, routeCall } from '../provider-tools.ts';
 import { convertAnthropicTools, serverSearchResults } from './messages.ts';
 import { deferredNames } from './native.ts';

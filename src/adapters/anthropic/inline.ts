@@ -12,9 +12,9 @@ import type {
   BetaToolUnion,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { Tool as AnthropicTool, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Tool } from '../../base/types.ts';
 import { NOT_CALLED } from '../../core/discovered.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { Tool } from '../../core/types.ts';
 import { type ConvertedTools, uniqueTools } from '../provider-tools.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import type { AnthropicMessage } from './messages.ts';

@@ -8,9 +8,9 @@ import type {
   ToolUnion,
   ToolUseBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Message, Tool, ToolCall } from '../../base/types.ts';
 import { NOT_CALLED } from '../../core/discovered.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { Message, Tool, ToolCall } from '../../core/types.ts';
 import { type GroupOf, layerTool, toolConverter } from '../provider-tools.ts';
 
 /** Custom tools are the layer's; Anthropic's own tools (bash, web search, …) carry another `type`. */

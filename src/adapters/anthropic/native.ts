@@ -3,10 +3,10 @@
 // `search_tools` and the direct tools are sent in full, every other visible tool with `defer_loading: true`,
 // the same objects every round, so the prefix (tools, system, earlier messages) never changes.
 import type { Tool as AnthropicTool, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Tool } from '../../base/types.ts';
 import { visibility } from '../../core/catalogue.ts';
 import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { Tool } from '../../core/types.ts';
 import type { ConvertedTools } from '../provider-tools.ts';
 import { type AnthropicMessage, serverSearchResults, toolToAnthropicTool } from './messages.ts';
 

@@ -2,9 +2,9 @@
 // 'inline' keep `system`, `tools` and the earlier messages byte-identical from round to round, as Anthropic's
 // prompt cache and its prefix check on thinking blocks need; 'tools' replaces the tools array at each discovery.
 import type { ToolReferenceBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
+import { ToolSearchError } from '../../base/errors.ts';
+import type { Tool } from '../../base/types.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { ToolSearchError } from '../../core/errors.ts';
-import type { Tool } from '../../core/types.ts';
 import { type ConvertedTools, type ProviderOptions, uniqueTools } from '../provider-tools.ts';
 import { ANTHROPIC_SEARCH_LIMIT, checkToolLimit } from '../tool-limit.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';

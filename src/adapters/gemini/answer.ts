@@ -1,10 +1,10 @@
 // Gemini: the answer to one `functionCall` part, as the `functionResponse` part to send back. Every call but
 // `search_tools` goes through `layer.callTool`, so a direct call of a found tool is checked as `call_tool` is.
 import type { FunctionCall, FunctionDeclaration, Part, ToolUnion } from '@google/genai';
+import { ToolSearchError } from '../../base/errors.ts';
+import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { ToolSearch } from '../../core/create-tool-search.ts';
-import { ToolSearchError } from '../../core/errors.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 import type { ExecuteTool } from '../provider-tools.ts';
 import { coreContext, type GeminiOptions } from './request.ts';
 import { geminiTools } from './tools.ts';

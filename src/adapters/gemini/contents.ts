@@ -1,7 +1,7 @@
 // Gemini `contents` as the layer's messages, read for discoveries and uses: function calls and their responses
 // paired by `id`, or by order (the first open call of that name) where ids are absent. Only read, never rewritten.
 import type { Content, ContentListUnion, ContentUnion, Part } from '@google/genai';
-import type { Message, ToolCall } from '../../core/types.ts';
+import type { Message, ToolCall } from '../../base/types.ts';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

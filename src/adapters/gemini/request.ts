@@ -8,10 +8,10 @@ import type {
   GenerateContentConfig,
   ToolUnion,
 } from '@google/genai';
+import { ToolSearchError } from '../../base/errors.ts';
+import type { Tool } from '../../base/types.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { ToolSearchError } from '../../core/errors.ts';
-import type { Tool } from '../../core/types.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
 import { type GroupOf, uniqueTools } from '../provider-tools.ts';
 import { checkToolLimit, GEMINI_TOOL_LIMIT } from '../tool-limit.ts';

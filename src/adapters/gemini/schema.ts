@@ -1,7 +1,7 @@
 // Gemini's function declarations: the JSON Schema subset `parametersJsonSchema` takes, and Gemini's name rule.
 // A declaration sent is never the caller's object (the SDK rewrites `parameters` in place), and a schema is
 // only ever loosened for Gemini: the layer validates the model's arguments against the original schema.
-import type { JsonSchema } from '../../core/types.ts';
+import type { JsonSchema } from '../../base/types.ts';
 
 /** Gemini's rule for a function name: a letter or `_` first, then letters, digits, `_ . : -`, 128 at most. */
 export const GEMINI_NAME: RegExp = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/;

@@ -1,7 +1,7 @@
 // `config.tools` for the layer: each function declaration is a layer tool; every other tool kind (googleSearch,
 // codeExecution, urlContext, an `mcpToTool()` object) passes through, and nothing of the caller's is mutated.
 import type { FunctionDeclaration, Schema, Tool, ToolUnion } from '@google/genai';
-import type { Tool as LayerTool } from '../../core/types.ts';
+import type { Tool as LayerTool } from '../../base/types.ts';
 import { type ConvertedTools, type GroupOf, layerTool, toolConverter } from '../provider-tools.ts';
 import { GEMINI_NAME, geminiSchema } from './schema.ts';
 

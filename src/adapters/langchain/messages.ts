@@ -1,5 +1,5 @@
 // LangChain messages as the layer reads them: AIMessage tool calls and ToolMessages paired by id.
-import type { Message } from '../../core/types.ts';
+import type { Message } from '../../base/types.ts';
 
 /** The parts of a LangChain message the layer reads; any `BaseMessage` fits. */
 export interface LangChainMessageLike {

@@ -3,11 +3,11 @@
 // createAgent runs.
 import { ToolMessage } from '@langchain/core/messages';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
+import { ToolSearchError } from '../../base/errors.ts';
+import { CALL_TOOL_NAME } from '../../base/names.ts';
+import type { Tool } from '../../base/types.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { ToolSearchError } from '../../core/errors.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { Tool } from '../../core/types.ts';
-import { CALL_TOOL_NAME } from '../../exposure/mode.ts';
 import { type GroupOf, outputText } from '../provider-tools.ts';
 import { type LangChainMessageLike, layerMessages } from './messages.ts';
 import { convertTools, type LangChainToolLike, metaTool } from './tools.ts';

@@ -2,7 +2,7 @@
 // LangChain tools, made once per definition so the tools offered are the same objects every model call.
 import { tool as langchainTool } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import type { Tool } from '../../core/types.ts';
+import type { Tool } from '../../base/types.ts';
 import { type GroupOf, layerTool, toolConverter } from '../provider-tools.ts';
 
 /** The parts of a LangChain tool the layer reads; any `StructuredTool` or `tool()` result fits. */

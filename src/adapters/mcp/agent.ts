@@ -1,5 +1,5 @@
 // The Cloudflare Agents SDK's MCP client manager (`this.mcp` of an Agent) as a catalogue source.
-import { ToolSearchError } from '../../core/errors.ts';
+import { ToolSearchError } from '../../base/errors.ts';
 import {
   catalogueOver,
   checkCatalogueOptions,

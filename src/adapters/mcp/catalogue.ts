@@ -1,6 +1,6 @@
 // MCP servers as one catalogue: tools from every server in the layer's shape, names made unique, calls routed back.
-import { ToolSearchError } from '../../core/errors.ts';
-import type { JsonSchema, Logger, Tool } from '../../core/types.ts';
+import { ToolSearchError } from '../../base/errors.ts';
+import type { JsonSchema, Logger, Tool } from '../../base/types.ts';
 import type { McpCallToolResult, McpRequestOptions, McpToolAnnotations, McpToolDefinition } from './types.ts';
 
 /** One MCP tool in the layer's shape, with what it takes to route a call back to its server. */

@@ -1,6 +1,6 @@
 // MCP servers through connected clients of either SDK major: every page listed, re-listed when a server says its
 // tools changed.
-import { ToolSearchError } from '../../core/errors.ts';
+import { ToolSearchError } from '../../base/errors.ts';
 import {
   catalogueOver,
   checkCatalogueOptions,

@@ -1,10 +1,12 @@
 // The MCP router: the layer over an MCP catalogue; search results carry the servers' annotations, calls reach their server.
+
+import { ToolSearchError } from '../../base/errors.ts';
+import { CALL_TOOL_NAME } from '../../base/names.ts';
+import type { Message } from '../../base/types.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { ToolSearchError } from '../../core/errors.ts';
 import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
-import type { Message } from '../../core/types.ts';
-import { CALL_TOOL_NAME, type Exposure } from '../../exposure/mode.ts';
+import type { Exposure } from '../../exposure/mode.ts';
 import { createCallMemory, fromLast } from '../call-memory.ts';
 import type { McpCatalogue, McpTool } from './catalogue.ts';
 import type { McpCallToolResult, McpRequestOptions, McpToolAnnotations } from './types.ts';

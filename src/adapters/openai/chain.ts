@@ -1,8 +1,9 @@
 // What a Responses session sent with `previous_response_id` no longer carries: the calls of earlier responses. The
 // layer learns from a search and the calls after it, so the adapter remembers, per layer and session, the current
 // turn's calls as `answerResponseToolCall` answered them, and hands them back to `prepare` ahead of the round's items.
+
+import type { Message } from '../../base/types.ts';
 import type { ToolSearch } from '../../core/create-tool-search.ts';
-import type { Message } from '../../core/types.ts';
 import { type CallMemory, createCallMemory, fromLast } from '../call-memory.ts';
 
 const memories = new WeakMap<ToolSearch, CallMemory>();

@@ -1,8 +1,8 @@
 // Chat Completions shapes: `{ type: 'function', function }` tools, `tool_calls` and `tool` messages,
 // converted to and from the layer's shapes.
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { Message, Tool, ToolCall } from '../../base/types.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { Message, Tool, ToolCall } from '../../core/types.ts';
 import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '../provider-tools.ts';
 
 /** Converts a request's tools for the layer, once per tool object. Every function tool is the layer's, one

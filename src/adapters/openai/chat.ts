@@ -6,9 +6,9 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
+import type { Tool } from '../../base/types.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import type { Tool } from '../../core/types.ts';
 import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
 import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../tool-limit.ts';
 import { chatMessagesToMessages, chatToolName, convertChatTools, toolToChatTool } from './chat-items.ts';

@@ -6,8 +6,8 @@ import type {
   ResponseInputItem,
   Tool as ResponsesTool,
 } from 'openai/resources/responses/responses';
+import type { Message, Tool } from '../../base/types.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { Message, Tool } from '../../core/types.ts';
 import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '../provider-tools.ts';
 
 /** Converts a request's tools for the layer, once per tool object. */

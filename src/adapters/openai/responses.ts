@@ -7,9 +7,9 @@ import type {
   Tool as ResponsesTool,
   ResponseToolSearchCall,
 } from 'openai/resources/responses/responses';
+import { ToolSearchError } from '../../base/errors.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { ToolSearchError } from '../../core/errors.ts';
 import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
 import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../tool-limit.ts';
 import { rememberCalls, roundHistory } from './chain.ts';

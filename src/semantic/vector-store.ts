@@ -5,8 +5,8 @@
 // A catalogue that outgrows its buckets doubles them (or more): the head keeps the previous count, so vectors are
 // read from the old layout once and moved to the new one instead of being embedded again.
 import { guardShared, type SharedGuardOptions } from '../core/shared-guard.ts';
-import type { DiscoveredStore } from '../core/store-guard.ts';
-import { fnv1a } from './fnv.ts';
+import { fnv1a } from '../search/fnv.ts';
+import type { DiscoveredStore } from '../stores/store.ts';
 import { decodeVector, encodedLength, encodeVector } from './vector-codec.ts';
 
 /** The vectors of one model in a store's shared space. */

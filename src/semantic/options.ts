@@ -1,7 +1,7 @@
 // The `semantic` option as the core entry knows it: types, schema and the public bounds, without the ranker,
 // which createToolSearch loads (its own chunk) only when the option is set.
 import * as v from 'valibot';
-import { count } from '../core/validate.ts';
+import { count } from '../base/validate.ts';
 
 /** Texts per `embed` call when tools are embedded: small enough for every hosted embedding API's batch limit. */
 export const EMBED_BATCH = 64;

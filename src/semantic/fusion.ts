@@ -1,7 +1,7 @@
 // Fusion of the built-in ranking with an embedder's similarities, weighted by how far the embedder can be trusted
 // on this query: a model that abstains, returns one vector for everything, or disagrees with the keyword evidence
 // (noise) moves nothing, so the hook can only help.
-import type { RankResult } from './rank.ts';
+import type { RankResult } from '../search/rank.ts';
 
 /** Reciprocal rank fusion's k: 60, the value of the original paper, which damps the top ranks of either list. */
 export const RRF_K = 60;

@@ -1,10 +1,10 @@
 // The vectors of the ranker hook: asked for lazily, in batches, and kept module-wide per model and text,
 // so a catalogue is embedded once however many layers (a Worker may create one per request) search it.
-import type { Tool } from '../core/types.ts';
-import { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic-options.ts';
+import type { Tool } from '../base/types.ts';
+import { EMBED_BATCH, MAX_TOOL_VECTORS } from './options.ts';
 import type { VectorStore } from './vector-store.ts';
 
-export { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic-options.ts';
+export { EMBED_BATCH, MAX_TOOL_VECTORS } from './options.ts';
 
 /** Query vectors kept, so paging through one query asks the model once. */
 const MAX_QUERY_VECTORS = 1_000;

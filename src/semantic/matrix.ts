@@ -1,11 +1,12 @@
 // A catalogue's tool vectors as one matrix per array and model, so that a query's similarities are one pass over
 // contiguous memory: thousands of separate small arrays made the fused query many times slower than the keywords.
+
+import type { Tool } from '../base/types.ts';
 import type { Catalogue } from '../core/catalogue.ts';
-import type { Tool } from '../core/types.ts';
+import { type Embed, toolItem, toolVectors } from './cache.ts';
 import type { Similarities } from './fusion.ts';
-import { type Embed, toolItem, toolVectors } from './semantic-cache.ts';
-import { PREFILTER_MARGIN, type SparseColumns, sparseBounds, sparseColumns } from './semantic-prefilter.ts';
-import { type QuantizedRows, quantizedBounds, quantizedRows } from './semantic-quantized.ts';
+import { PREFILTER_MARGIN, type SparseColumns, sparseBounds, sparseColumns } from './prefilter.ts';
+import { type QuantizedRows, quantizedBounds, quantizedRows } from './quantized.ts';
 
 /** One catalogue array's vectors for one model: per position, and packed once all that were asked for are known. */
 interface Vectors {

@@ -1,6 +1,6 @@
 // The `semantic` option from a Cloudflare Workers AI binding: `env.AI.run(model, { text })` answers `{ shape, data }`
 // for every text embedding model of its catalogue (bge-small, bge-base, bge-large, bge-m3, embeddinggemma, qwen3).
-import type { Embed, SemanticOptions } from '../search/semantic-options.ts';
+import type { Embed, SemanticOptions } from '../options.ts';
 
 /** What the layer needs of a Workers AI binding (`env.AI`): `run` with an embedding model and texts. */
 export interface WorkersAiBinding {

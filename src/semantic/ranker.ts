@@ -1,16 +1,17 @@
 // The ranker hook: the host's embedding model, fused with the built-in ranking where it agrees with it (fusion.ts).
+
+import { withTimeout } from '../base/timeout.ts';
 import type { Catalogue } from '../core/catalogue.ts';
-import { withTimeout } from '../core/timeout.ts';
+import { type RankResult, rankTools } from '../search/index.ts';
+import { queryItem, toolVectors, vectorKeyOf } from './cache.ts';
 import type { Similarities } from './fusion.ts';
 import { confidence, FUSION_DEPTH, FUSION_PARAMS, fuseRankings } from './fusion.ts';
-import { type RankResult, rankTools } from './index.ts';
-import { queryItem, toolVectors, vectorKeyOf } from './semantic-cache.ts';
-import { catalogueVectors, overFloor, sampledSimilarities } from './semantic-matrix.ts';
-import type { ResolvedSemantic } from './semantic-options.ts';
+import { catalogueVectors, overFloor, sampledSimilarities } from './matrix.ts';
+import type { ResolvedSemantic } from './options.ts';
 
 // The option's types and schema live apart, so the core entry validates the option without loading the ranker.
-export type { Embed, ResolvedSemantic, SemanticOptions } from './semantic-options.ts';
-export { semanticSchema } from './semantic-options.ts';
+export type { Embed, ResolvedSemantic, SemanticOptions } from './options.ts';
+export { semanticSchema } from './options.ts';
 
 /** Ranks a search with the built-in ranking fused with the host's embeddings; falls back to the built-in one alone. */
 export interface SemanticRanker {

@@ -1,10 +1,10 @@
 // The semantic ranker of a layer, with the store the host gave it: a named model's tool vectors are kept in the
 // store's shared space too (vector-store.ts), so a cold isolate reads them back instead of embedding the catalogue.
 import type { SharedGuardOptions } from '../core/shared-guard.ts';
-import type { DiscoveredStore } from '../core/store-guard.ts';
-import { createSemanticRanker, type SemanticRanker } from './semantic.ts';
-import type { VectorSource } from './semantic-cache.ts';
-import type { ResolvedSemantic } from './semantic-options.ts';
+import type { DiscoveredStore } from '../stores/store.ts';
+import type { VectorSource } from './cache.ts';
+import type { ResolvedSemantic } from './options.ts';
+import { createSemanticRanker, type SemanticRanker } from './ranker.ts';
 import { vectorStore } from './vector-store.ts';
 
 /** Where a layer keeps its tool vectors: the store the host gave it, under the layer's store guard. */
