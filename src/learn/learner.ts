@@ -15,7 +15,7 @@ import { sessionHash, termHash, VOTE } from './memory.ts';
 import type { Remembered } from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
 import { createRequestMemory } from './requests.ts';
-import { type Learned, learnedScores, reorder } from './score.ts';
+import { addLearnedScores, type Learned, type LearnedValues, reorder } from './score.ts';
 import { desiredCredit, memoryDelta, sessionDelta } from './session.ts';
 import { readUnits } from './signal.ts';
 import {
@@ -24,6 +24,7 @@ import {
   type Batch,
   fade,
   newBatch,
+  readHead,
   readShard,
   SHARDS,
   type Shard,
@@ -112,14 +113,24 @@ export function createLearner(
   const tokenized = new Map<string, readonly string[]>();
   const termsOf = (query: string) =>
     tokenized.get(query) ?? rememberRecent(tokenized, query, queryTerms(query), QUERIES_KEPT);
+  // Each tokenized query's terms hashed, as the memory keeps them and as the table picks their shards.
+  const hashed = new WeakMap<readonly string[], readonly number[]>();
+  const hashesOf = (terms: readonly string[]): readonly number[] => {
+    let hashes = hashed.get(terms);
+    if (!hashes) {
+      hashes = terms.map(termHash);
+      hashed.set(terms, hashes);
+    }
+    return hashes;
+  };
 
   const clockNames = clockKeys(scope);
   const shardNames = Array.from({ length: SHARDS }, (_, i) => shardKey(scope, i));
   const keep = (key: string, value: unknown) => cache.set(key, { value, at: Date.now() });
   /** A value read or written within REFRESH_MS, boxed (a missing key is undefined inside). */
-  const fresh = (key: string): { value: unknown } | undefined => {
+  const fresh = (key: string, now = Date.now()): { value: unknown } | undefined => {
     const hit = cache.get(key);
-    return hit && Date.now() - hit.at < REFRESH_MS ? hit : undefined;
+    return hit && now - hit.at < REFRESH_MS ? hit : undefined;
   };
   async function read(key: string, warn: Warn): Promise<unknown> {
     const hit = fresh(key);
@@ -127,6 +138,26 @@ export function createLearner(
     const value = await shared.get(key, warn);
     keep(key, value);
     return value;
+  }
+
+  /** What learnedFor gives, when every value it needs was read lately (a search then waits for nothing); else undefined. */
+  function heldFor(terms: readonly string[]): Learned | undefined {
+    const now = Date.now();
+    let u = 0;
+    for (const key of clockNames) {
+      const hit = fresh(key, now);
+      if (!hit) return undefined;
+      u += readHead(hit.value).u;
+    }
+    const hashes = hashesOf(terms);
+    const entries = new Map<string, TermEntry>();
+    for (const [k, term] of terms.entries()) {
+      const hit = fresh(shardNames[(hashes[k] as number) % SHARDS] as string, now);
+      if (!hit) return undefined;
+      const { x } = readShard(hit.value);
+      if (Object.hasOwn(x, term)) entries.set(term, x[term] as TermEntry);
+    }
+    return { u, entry: (term) => entries.get(term) };
   }
 
   /** The scope's clock and the entries of `terms`, from their shards (read in parallel when not in memory). */
@@ -158,6 +189,18 @@ export function createLearner(
     }
     return { u: clockOf(clockValues), entry: (term) => entries.get(term) };
   }
+
+  // Scratch arrays of learned values by tool id, zeroed after each search: a search takes its own, so searches in
+  // flight at once never share one, and a typed array adds up hundreds of postings without hashing.
+  const pool: Float64Array[] = [];
+  const takeValues = (tools: number): LearnedValues => {
+    const value = pool.pop();
+    return { value: value?.length === tools ? value : new Float64Array(tools), ids: [] };
+  };
+  const giveBack = ({ value, ids }: LearnedValues) => {
+    for (const id of ids) value[id] = 0;
+    if (pool.length < 4) pool.push(value);
+  };
 
   // Credit committed and not yet written, merged across sessions, and the write under way: a round only queues
   // its credit, and one write per shard carries every session's that came in meanwhile.
@@ -269,39 +312,44 @@ export function createLearner(
       const hears = memoryWeight > 0 && options.memoryBytes > 0;
       if (weight === 0 && !hears) return base(take);
       const terms = termsOf(query);
-      const [table, index] = await Promise.all([
-        weight > 0 ? learnedFor(terms, warn) : undefined,
-        hears ? requests.index(warn) : undefined,
-      ]);
-      const learned = table && learnedScores(table, catalogue, visible, terms, options);
-      // One learned value per tool: the table's credit and the similar requests' vote, each at its weight.
-      const value = new Map<number, number>();
-      for (const id of learned?.ids ?? []) value.set(id, weight * (learned?.score[id] as number));
-      if (index && index.size > 0) {
-        for (const [name, vote] of index.vote(
-          terms.map((term) => termHash(term)),
-          VOTE,
-        )) {
-          const id = catalogue.byName.get(name);
-          if (id === undefined || !visible(id)) continue;
-          value.set(id, (value.get(id) ?? 0) + memoryWeight * vote);
+      // Most searches find every value they read in memory, and then wait for nothing.
+      let table = weight > 0 ? heldFor(terms) : undefined;
+      let index = hears ? requests.held() : undefined;
+      if ((weight > 0 && !table) || (hears && !index))
+        [table, index] = await Promise.all([
+          weight > 0 ? (table ?? learnedFor(terms, warn)) : undefined,
+          hears ? (index ?? requests.index(warn)) : undefined,
+        ]);
+      const learned = takeValues(catalogue.tools.length);
+      try {
+        // One learned value per tool: the table's credit and the similar requests' vote, each at its weight.
+        const { value, ids } = learned;
+        if (table) addLearnedScores(table, catalogue, terms, options, weight, learned);
+        if (index && index.size > 0) {
+          for (const [name, vote] of index.vote(hashesOf(terms), VOTE)) {
+            const id = catalogue.byName.get(name);
+            if (id === undefined) continue;
+            const was = value[id] as number;
+            if (was === 0) ids.push(id);
+            value[id] = was + memoryWeight * vote;
+          }
         }
+        // Visibility is asked only of the tools that can change the ranking: a hidden tool never counts.
+        if (!ids.some(visible)) return base(take);
+        const depth = Math.max(take, HEAD);
+        // Below the head, a tool reaches the page only if its learned value makes up the rank it lacks. When one may,
+        // the ranking marks its whole result set in the same pass: whether the keywords found such a tool at all
+        // decides whether it joins the result set.
+        const reach = 1 / take - 1 / (depth + 1);
+        const joins = ids.filter((id) => (value[id] as number) >= reach && visible(id));
+        const members = joins.length > 0 ? new Uint8Array(catalogue.tools.length) : undefined;
+        const ranked = await base(depth, members);
+        // The keyword ranking marks members when it made the result set (a semantic one does not).
+        const marked = members !== undefined && ranked.ids.length > 0 && members[ranked.ids[0] as number] === 1;
+        return reorder(ranked, value, joins, take, depth, marked ? members : undefined);
+      } finally {
+        giveBack(learned);
       }
-      if (value.size === 0) return base(take);
-      const depth = Math.max(take, HEAD);
-      // Below the head, a tool reaches the page only if its learned value makes up the rank it lacks. When one may,
-      // the ranking marks its whole result set in the same pass: whether the keywords found such a tool at all
-      // decides whether it joins the result set.
-      const reach = 1 / take - 1 / (depth + 1);
-      const joins = [...value].filter(([, v]) => v >= reach).map(([id]) => id);
-      const members = joins.length > 0 ? new Uint8Array(catalogue.tools.length) : undefined;
-      const ranked = await base(depth, members);
-      const scores = new Map<number, number>();
-      for (const id of ranked.ids) if ((value.get(id) ?? 0) > 0) scores.set(id, value.get(id) as number);
-      for (const id of joins) scores.set(id, value.get(id) as number);
-      // The keyword ranking marks members when it made the result set (a semantic one does not).
-      const marked = members !== undefined && ranked.ids.length > 0 && members[ranked.ids[0] as number] === 1;
-      return reorder(ranked, scores, 1, take, depth, marked ? members : undefined);
     },
 
     async inspect(warn) {

@@ -52,6 +52,56 @@ const CANDIDATES = 256;
 /** The query's terms the memory reads: its rarest. */
 const QUERY_TERMS = 12;
 
+/** Picks before the candidates left are sorted instead: a few sessions may each hold many similar requests. */
+const PICKS = 24;
+
+/**
+ * The candidates' positions, most similar first (ties: the earlier entry first), lazily: a vote reads about ten of
+ * up to 256, so the first few are picked by scanning, and the rest sorted only if the vote reads on.
+ */
+function* mostSimilar(ids: readonly number[], sims: Float64Array): Generator<number> {
+  const taken = new Uint8Array(ids.length);
+  for (let pick = 0; pick < Math.min(PICKS, ids.length); pick++) {
+    let best = -1;
+    for (let k = 0; k < ids.length; k++) {
+      if (taken[k] === 1) continue;
+      const s = sims[k] as number;
+      const b = best < 0 ? 0 : (sims[best] as number);
+      if (best < 0 || s > b || (s === b && (ids[k] as number) < (ids[best] as number))) best = k;
+    }
+    taken[best] = 1;
+    yield best;
+  }
+  const rest = [...ids.keys()].filter((k) => taken[k] === 0);
+  rest.sort((a, b) => (sims[b] as number) - (sims[a] as number) || (ids[a] as number) - (ids[b] as number));
+  yield* rest;
+}
+
+/** The voters' tools, each its share of the voters' similarity times `nearest` times n / (n + half) for n voters. */
+function tally(
+  voters: readonly [sim: number, tools: readonly string[]][],
+  nearest: number,
+  agree: number,
+  half: number,
+): Votes {
+  const votes: Votes = new Map();
+  let total = 0;
+  const sessions = new Map<string, number>();
+  for (const [sim, tools] of voters) {
+    total += sim;
+    for (const tool of tools) {
+      votes.set(tool, (votes.get(tool) ?? 0) + sim);
+      sessions.set(tool, (sessions.get(tool) ?? 0) + 1);
+    }
+  }
+  for (const [tool, v] of votes) {
+    const n = sessions.get(tool) as number;
+    if (n < agree) votes.delete(tool);
+    else votes.set(tool, (v / total) * nearest * (n / (n + half)));
+  }
+  return votes;
+}
+
 /** Creates an empty memory index. */
 export function createMemoryIndex(): MemoryIndex {
   let entries: (Entry | undefined)[] = [];
@@ -64,6 +114,8 @@ export function createMemoryIndex(): MemoryIndex {
   let df = new Map<number, number>();
 
   let scratch = new Float64Array(0);
+  // 1 for a live entry, by id: the postings keep dead ids, and a typed array answers without loading the entry.
+  let alive = new Uint8Array(64);
   // Each entry's IDF length, as of the load it was computed at: a load changes the IDF, so it is computed anew.
   let loads = 0;
   let norms: number[] = [];
@@ -73,6 +125,7 @@ export function createMemoryIndex(): MemoryIndex {
     const entry = entries[id];
     if (!entry) return;
     entries[id] = undefined;
+    alive[id] = 0;
     dead++;
     for (const term of entry.terms) df.set(term, (df.get(term) as number) - 1);
   }
@@ -85,6 +138,12 @@ export function createMemoryIndex(): MemoryIndex {
     if (older) kill(was as number);
     const id = entries.length;
     entries.push(entry);
+    if (id >= alive.length) {
+      const grown = new Uint8Array(alive.length * 2);
+      grown.set(alive);
+      alive = grown;
+    }
+    alive[id] = 1;
     latest.set(entry.tag, id);
     for (const term of entry.terms) {
       const list = postings.get(term);
@@ -100,6 +159,7 @@ export function createMemoryIndex(): MemoryIndex {
     if (dead * 3 < entries.length || entries.length < 64) return;
     const live = entries.filter((entry): entry is Entry => entry !== undefined);
     entries = [];
+    alive.fill(0);
     norms = [];
     normAt = [];
     postings = new Map();
@@ -118,6 +178,60 @@ export function createMemoryIndex(): MemoryIndex {
       if (latest.get(entry.tag) === id) latest.delete(entry.tag);
     }
     pages.delete(n);
+  }
+
+  /**
+   * The past requests most similar to `terms` (up to CANDIDATES found by its rarest terms, and a few more that the
+   * last term found), by cosine over IDF-weighted term sets, and the largest similarity.
+   */
+  function similar(terms: readonly number[]): { found: number[]; sims: Float64Array; nearest: number } | undefined {
+    const live = entries.length - dead;
+    if (live === 0) return undefined;
+    const idf = (df: number) => Math.log(1 + live / df);
+    // Cosine over IDF-weighted term sets: the shared terms' weights against both sides' lengths. The rarer terms
+    // find the candidates; once there are enough, a common term only adds to those it already found.
+    // A long request is told apart by its rarest words: the rest would cost more to read than they weigh.
+    const query: { term: number; n: number }[] = [];
+    for (const [k, term] of terms.entries()) {
+      const n = df.get(term);
+      if (n && terms.indexOf(term) === k) query.push({ term, n });
+    }
+    query.sort((a, b) => a.n - b.n);
+    query.length = Math.min(query.length, QUERY_TERMS);
+    // Per entry id, the dot product so far (a scratch array, cleared after use) and the ids found.
+    if (scratch.length < entries.length) scratch = new Float64Array(entries.length * 2);
+    const found: number[] = [];
+    let queryNorm = 0;
+    for (const { term, n } of query) {
+      const w = idf(n) ** 2;
+      queryNorm += w;
+      const open = found.length < CANDIDATES;
+      for (const id of postings.get(term) as number[]) {
+        const d = scratch[id] as number;
+        if (d === 0) {
+          if (!open || alive[id] === 0) continue;
+          found.push(id);
+        }
+        scratch[id] = d + w;
+      }
+    }
+    if (found.length === 0) return undefined;
+    const sims = new Float64Array(found.length);
+    let nearest = Number.NEGATIVE_INFINITY;
+    for (const [k, id] of found.entries()) {
+      const d = scratch[id] as number;
+      scratch[id] = 0;
+      if (normAt[id] !== loads) {
+        let norm = 0;
+        for (const term of (entries[id] as Entry).terms) norm += idf(df.get(term) || 1) ** 2;
+        norms[id] = norm;
+        normAt[id] = loads;
+      }
+      const sim = d / Math.sqrt(queryNorm * (norms[id] as number));
+      sims[k] = sim;
+      if (sim > nearest) nearest = sim;
+    }
+    return { found, sims, nearest };
   }
 
   return {
@@ -142,73 +256,26 @@ export function createMemoryIndex(): MemoryIndex {
     },
 
     vote(terms, { neighbours, gate, agree, half }) {
-      const votes: Votes = new Map();
-      const live = entries.length - dead;
-      if (live === 0) return votes;
-      const idf = (df: number) => Math.log(1 + live / df);
-      // Cosine over IDF-weighted term sets: the shared terms' weights against both sides' lengths. The rarer terms
-      // find the candidates; once there are enough, a common term only adds to those it already found.
-      // A long request is told apart by its rarest words: the rest would cost more to read than they weigh.
-      const query = [...new Set(terms)]
-        .map((term) => ({ term, n: df.get(term) ?? 0 }))
-        .filter(({ n }) => n > 0)
-        .sort((a, b) => a.n - b.n)
-        .slice(0, QUERY_TERMS);
-      // Per entry id, the dot product so far (a scratch array, cleared after use) and the ids found.
-      if (scratch.length < entries.length) scratch = new Float64Array(entries.length * 2);
-      const found: number[] = [];
-      let queryNorm = 0;
-      for (const { term, n } of query) {
-        const w = idf(n) ** 2;
-        queryNorm += w;
-        const open = found.length < CANDIDATES;
-        for (const id of postings.get(term) as number[]) {
-          if (!entries[id]) continue;
-          if (scratch[id] === 0) {
-            if (!open) continue;
-            found.push(id);
-          }
-          scratch[id] = (scratch[id] as number) + w;
-        }
-      }
-      if (found.length === 0) return votes;
-      const scored: [id: number, sim: number][] = [];
-      for (const id of found) {
-        const d = scratch[id] as number;
-        scratch[id] = 0;
-        if (normAt[id] !== loads) {
-          let norm = 0;
-          for (const term of (entries[id] as Entry).terms) norm += idf(df.get(term) || 1) ** 2;
-          norms[id] = norm;
-          normAt[id] = loads;
-        }
-        scored.push([id, d / Math.sqrt(queryNorm * (norms[id] as number))]);
-      }
-      scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      const nearest = scored[0]?.[1] ?? 0;
-      if (nearest < gate) return votes;
+      const near = similar(terms);
+      if (!near || near.nearest < gate) return new Map();
+      const { found, sims, nearest } = near;
       // Each session votes once, with its most similar request; a tool gets a vote only from enough sessions.
-      const voters = new Map<number, [sim: number, tools: readonly string[]]>();
-      for (const [id, sim] of scored) {
-        const entry = entries[id] as Entry;
-        if (!voters.has(entry.session)) voters.set(entry.session, [sim, entry.tools]);
-        if (voters.size === neighbours) break;
-      }
-      let total = 0;
-      const sessions = new Map<string, number>();
-      for (const [sim, tools] of voters.values()) {
-        total += sim;
-        for (const tool of tools) {
-          votes.set(tool, (votes.get(tool) ?? 0) + sim);
-          sessions.set(tool, (sessions.get(tool) ?? 0) + 1);
+      const voters: number[] = [];
+      const sessions: number[] = [];
+      for (const k of mostSimilar(found, sims)) {
+        const { session } = entries[found[k] as number] as Entry;
+        if (!sessions.includes(session)) {
+          sessions.push(session);
+          voters.push(k);
         }
+        if (voters.length === neighbours) break;
       }
-      for (const [tool, v] of votes) {
-        const n = sessions.get(tool) as number;
-        if (n < agree) votes.delete(tool);
-        else votes.set(tool, (v / total) * nearest * (n / (n + half)));
-      }
-      return votes;
+      return tally(
+        voters.map((k) => [sims[k] as number, (entries[found[k] as number] as Entry).tools]),
+        nearest,
+        agree,
+        half,
+      );
     },
 
     get size() {

@@ -30,6 +30,8 @@ export interface RequestMemory {
   remember(requests: readonly Remembered[], warn: Warn): Promise<void>;
   /** The index over every page the lanes name, brought up to date. */
   index(warn: Warn): Promise<MemoryIndex>;
+  /** The index, when nothing it was built from has changed or gone stale since: a search then reads no key. */
+  held(): MemoryIndex | undefined;
   /** Deletes a scope's heads and pages from the store. */
   forget(scope: string): Promise<void>;
   /** Forgets the pages this memory holds in memory. */
@@ -46,6 +48,9 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
   // The index, and per page (lane * LANE_SPAN + page) the value it was built from.
   let memory = createMemoryIndex();
   const loaded = new Map<number, { value: unknown; closed: boolean }>();
+  const headNames = Array.from({ length: lanes }, (_, lane) => memoryHeadKey(scope, lane));
+  // What the last index() was built from: each lane's head as read, and the key and value of the page it fills.
+  let built: { heads: unknown[]; pages: [key: string, value: unknown][] } | undefined;
 
   return {
     async remember(requests, warn) {
@@ -89,9 +94,9 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
     },
 
     async index(warn) {
-      const heads = await Promise.all(
-        Array.from({ length: lanes }, async (_, lane) => readMemoryHead(await read(memoryHeadKey(scope, lane), warn))),
-      );
+      built = undefined;
+      const read0 = await Promise.all(headNames.map((key) => read(key, warn)));
+      const heads = read0.map(readMemoryHead);
       const wanted = new Set<number>();
       const stale: [lane: number, n: number, last: boolean][] = [];
       for (const [lane, { first, last }] of heads.entries()) {
@@ -101,8 +106,8 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
           const had = loaded.get(id);
           // A page read while it was being filled is read once more after it closed.
           const current = n === last;
-          if (!had || (current ? fresh(memoryPageKey(scope, lane, n))?.value !== had.value : !had.closed))
-            stale.push([lane, n, current]);
+          const hit = current ? fresh(memoryPageKey(scope, lane, n)) : undefined;
+          if (!had || (current ? hit?.value !== had.value || !hit : !had.closed)) stale.push([lane, n, current]);
         }
       }
       for (const id of loaded.keys()) if (!wanted.has(id)) loaded.delete(id);
@@ -113,6 +118,26 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
         const id = lane * LANE_SPAN + n;
         if (loaded.get(id)?.value !== value) memory.load(id, pageEntries(value));
         loaded.set(id, { value, closed: !current });
+      }
+      built = {
+        heads: read0,
+        pages: heads.map(({ last }, lane) => {
+          const key = memoryPageKey(scope, lane, last);
+          return [key, loaded.get(lane * LANE_SPAN + last)?.value];
+        }),
+      };
+      return memory;
+    },
+
+    held() {
+      if (!built) return undefined;
+      for (const [lane, key] of headNames.entries()) {
+        const head = fresh(key);
+        if (!head || head.value !== built.heads[lane]) return undefined;
+      }
+      for (const [key, value] of built.pages) {
+        const page = fresh(key);
+        if (!page || page.value !== value) return undefined;
       }
       return memory;
     },
@@ -134,6 +159,7 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
     },
 
     clear() {
+      built = undefined;
       memory = createMemoryIndex();
       loaded.clear();
     },

@@ -12,60 +12,74 @@ export interface Learned {
   readonly entry: (term: string) => TermEntry | undefined;
 }
 
-/** A term's postings resolved for one catalogue at one clock: tool ids (-1 for a tool it lacks) and their a(t, x). */
+/**
+ * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) and the term's IDF, found once per
+ * stored entry; and a(t, x) at the clock `u` it was last computed for, computed again only when the clock moved.
+ */
 interface Resolved {
   readonly catalogue: Catalogue;
-  readonly u: number;
   readonly idf: number;
   readonly ids: Int32Array;
   readonly a: Float64Array;
+  u: number;
 }
 
-// Per stored entry (a new array whenever a commit changes the term): searches at one clock resolve it once.
+// Per stored entry (a new array whenever a commit changes the term): searches resolve it once per catalogue.
 const resolved = new WeakMap<TermEntry, Resolved>();
 
-function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number, halfLife: number): Resolved {
-  const known = resolved.get(entry);
-  if (known && known.u === u && known.catalogue === catalogue) return known;
-  const [searched, touched, postings] = entry;
-  const n = searched * fade(u, touched, halfLife);
-  const ix = catalogue.index as BuiltIndex;
+/** A term's IDF in a catalogue (0 documents for a term it lacks). */
+function idfIn(ix: BuiltIndex, term: string): number {
   const t = ix.terms.get(term);
-  const df = t === undefined ? 0 : (ix.start[t + 1] as number) - (ix.start[t] as number);
-  const ids = new Int32Array(postings.length);
-  const a = new Float64Array(postings.length);
-  for (const [i, [tool, c, m, at]] of postings.entries()) {
-    ids[i] = catalogue.byName.get(tool) ?? -1;
-    const left = fade(u, at, halfLife);
-    const sessions = m * left;
-    a[i] = ((c * left) / (n + 2)) * (sessions / (sessions + 2));
-  }
-  const made = { catalogue, u, idf: idfOf(ix.size, df), ids, a };
-  resolved.set(entry, made);
-  return made;
+  return idfOf(ix.size, t === undefined ? 0 : (ix.start[t + 1] as number) - (ix.start[t] as number));
 }
 
-/** A query's learned scores: the tools that have one, and the score of each of them by tool id (0 or less for the others). */
-export interface LearnedScores {
-  readonly ids: readonly number[];
-  readonly score: Float64Array;
+function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number, halfLife: number): Resolved {
+  const postings = entry[2];
+  let known = resolved.get(entry);
+  if (!known || known.catalogue !== catalogue) {
+    const ids = new Int32Array(postings.length);
+    for (const [i, [tool]] of postings.entries()) ids[i] = catalogue.byName.get(tool) ?? -1;
+    const idf = idfIn(catalogue.index as BuiltIndex, term);
+    known = { catalogue, idf, ids, a: new Float64Array(postings.length), u: Number.NaN };
+    resolved.set(entry, known);
+  }
+  if (known.u !== u) {
+    const [searched, touched] = entry;
+    const n = searched * fade(u, touched, halfLife);
+    for (const [i, [, c, m, at]] of postings.entries()) {
+      const left = fade(u, at, halfLife);
+      const sessions = m * left;
+      known.a[i] = ((c * left) / (n + 2)) * (sessions / (sessions + 2));
+    }
+    known.u = u;
+  }
+  return known;
 }
 
 /**
- * Each visible tool's learned score for a query, between 0 and 1: over all the query's terms (the ranker's own), the
- * IDF-weighted mean of a(t, x) = c / (n + 2) · m / (m + 2), a term the scope learned nothing for counting 0. The first
- * factor is the share of the sessions that searched x which credited t; the second grows as other sessions agree.
+ * A search's learned values, by tool id: `value` (a scratch array, 0 for a tool with none) and `ids`, the tools given
+ * one, hidden ones included: the caller asks visibility only of the few that can change the ranking.
  */
-export function learnedScores(
+export interface LearnedValues {
+  readonly value: Float64Array;
+  readonly ids: number[];
+}
+
+/**
+ * Adds `weight` times each tool's learned score for a query to `into`. The score, between 0 and 1: over all the
+ * query's terms (the ranker's own), the IDF-weighted mean of a(t, x) = c / (n + 2) · m / (m + 2), a term the scope
+ * learned nothing for counting 0. The first factor is the share of the sessions that searched x which credited t;
+ * the second grows as other sessions agree. `into` holds no value yet.
+ */
+export function addLearnedScores(
   learned: Learned,
   catalogue: Catalogue,
-  visible: (id: number) => boolean,
   terms: readonly string[],
   options: ResolvedLearn,
-): LearnedScores {
-  const ids: number[] = [];
-  // Indexed by tool id: a search adds up hundreds of postings, and a typed array does it without hashing.
-  const score = new Float64Array(catalogue.tools.length);
+  weight: number,
+  into: LearnedValues,
+): void {
+  const { value: score, ids } = into;
   let mass = 0;
   const ix = catalogue.index as BuiltIndex;
   for (const term of new Set(terms)) {
@@ -73,8 +87,7 @@ export function learnedScores(
     if (!entry) {
       // A term nothing was learned for still counts, as 0: credit for one word of a long new request weighs less
       // than credit for all of a request seen before.
-      const t = ix.terms.get(term);
-      mass += idfOf(ix.size, t === undefined ? 0 : (ix.start[t + 1] as number) - (ix.start[t] as number));
+      mass += idfIn(ix, term);
       continue;
     }
     const { idf, ids: tools, a } = resolve(entry, term, catalogue, learned.u, options.halfLife);
@@ -84,56 +97,45 @@ export function learnedScores(
       const add = idf * (a[i] as number);
       if (id < 0 || add <= 0) continue;
       const was = score[id] as number;
-      if (was < 0) continue;
-      if (was === 0) {
-        // Each tool's visibility is asked once per search; -1 marks the hidden ones.
-        if (!visible(id)) {
-          score[id] = -1;
-          continue;
-        }
-        ids.push(id);
-      }
+      if (was === 0) ids.push(id);
       score[id] = was + add;
     }
   }
-  for (const id of ids) score[id] = (score[id] as number) / mass;
-  return { ids, score };
+  for (const id of ids) score[id] = weight * ((score[id] as number) / mass);
 }
 
 /**
- * Reorders a ranking by 1 / (1 + rank) + weight · score. `ranked` holds the keyword ranking's top `depth`;
- * `members` (when known) marks every tool of its whole result set. A learned tool outside the result set joins it
- * (it is visible: the scores hold visible tools only); one past `depth` counts as ranked just after it.
+ * Reorders a ranking by 1 / (1 + rank) + value. `ranked` holds the keyword ranking's top `depth`; `value` gives each
+ * ranked tool's learned value (0 for none); `joins` are the visible tools whose value may bring them into the page,
+ * and `members` (when known) marks every tool of the whole keyword result set. A join outside the result set joins it;
+ * one past `depth` counts as ranked just after it.
  */
 export function reorder(
   ranked: RankResult,
-  scores: ReadonlyMap<number, number>,
-  weight: number,
+  value: Float64Array,
+  joins: readonly number[],
   take: number,
   depth: number,
   members: Uint8Array | undefined,
 ): RankResult {
+  // Each tool of the reordered list with its keyword place and its value; the list is at most depth + joins long.
   const place = new Map<number, number>();
   for (const [i, id] of ranked.ids.entries()) place.set(id, i);
   let found = ranked.found;
-  const all = [...ranked.ids];
-  for (const id of scores.keys()) {
+  const all = ranked.ids.map((id, i) => ({ id, at: i, by: 1 / (1 + i) + (value[id] as number) }));
+  for (const id of joins) {
     if (place.has(id)) continue;
-    if (members?.[id]) place.set(id, depth + 1);
+    let at: number;
+    if (members?.[id]) at = depth + 1;
     else if (members || ranked.ids.length < depth) {
       // Outside the keyword result set: no keyword rank at all.
-      place.set(id, Number.POSITIVE_INFINITY);
+      at = Number.POSITIVE_INFINITY;
       found++;
     } else continue;
-    all.push(id);
+    place.set(id, at);
+    all.push({ id, at, by: 1 / (1 + at) + (value[id] as number) });
   }
-  const value = (id: number) => 1 / (1 + (place.get(id) as number)) + weight * (scores.get(id) ?? 0);
-  const values = new Map(all.map((id) => [id, value(id)]));
-  all.sort(
-    (a, b) =>
-      (values.get(b) as number) - (values.get(a) as number) ||
-      (place.get(a) as number) - (place.get(b) as number) ||
-      a - b,
-  );
-  return { found, ids: Number.isFinite(take) ? all.slice(0, take) : all, keywords: ranked.keywords };
+  all.sort((a, b) => b.by - a.by || a.at - b.at || a.id - b.id);
+  const ids = all.map(({ id }) => id);
+  return { found, ids: Number.isFinite(take) ? ids.slice(0, take) : ids, keywords: ranked.keywords };
 }

@@ -10,7 +10,7 @@ import {
   type ToolSearch,
   ToolSearchError,
 } from 'tool-search-layer';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { catalogue, names } from './fixtures.ts';
 
 const tools = [...catalogue];
@@ -394,6 +394,36 @@ describe('learn', () => {
     expect(
       await top(createToolSearch({ learn: memoryOnly, store, logger: quiet }), 'umbrella tomorrow lisbon'),
     ).toEqual([]);
+  });
+
+  it('sees what another layer on the same store remembered once 5 seconds have passed, even in pages it read empty', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const store = createMemoryStore();
+      const memoryOnly = { weight: 0 };
+      const reader = createToolSearch({ learn: memoryOnly, store, logger: quiet });
+      const asked = 'umbrella tomorrow lisbon';
+      expect(await top(reader, asked)).toEqual([]);
+      const writer = createToolSearch({ learn: memoryOnly, store, logger: quiet });
+      await writer.prepare({
+        sessionId: 'a',
+        tools,
+        messages: turn('pack an umbrella for tomorrow in lisbon', ['get_forecast']),
+      });
+      await writer.prepare({
+        sessionId: 'b',
+        tools,
+        messages: turn('umbrella for lisbon tomorrow?', ['get_forecast']),
+      });
+      await writer.flush();
+      expect(await top(writer, asked)).toEqual(['get_forecast']);
+      // The reader goes on with what it read for up to 5 seconds (docs/ranking.md), then reads the pages again.
+      expect(await top(reader, asked)).toEqual([]);
+      vi.setSystemTime(Date.now() + 5_001);
+      expect(await top(reader, asked)).toEqual(['get_forecast']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps the memory within memoryBytes, the oldest page going first, and validates the option', async () => {
