@@ -5,9 +5,9 @@ import { CALL_TOOL_NAME } from '../base/names.ts';
 import type { Tool } from '../base/types.ts';
 import type { Catalogue, CatalogueInfo } from '../core/catalogue.ts';
 import { namesList } from '../core/names-list.ts';
-import type { ResolvedOptions } from '../core/options.ts';
 import { listedTools } from '../core/prepare.ts';
 import { searchToolDefinition } from '../core/search-tool.ts';
+import type { ResolvedOptions } from '../layer/options.ts';
 import { type BridgeTexts, textsWith } from './texts.ts';
 
 /** One tools block and what it names: the tools it lists by name and the direct tools it carries. */

@@ -3,8 +3,8 @@
 
 import type { Tool } from '../base/types.ts';
 import type { Catalogue, CatalogueInfo } from '../core/catalogue.ts';
-import type { ResolvedOptions } from '../core/options.ts';
 import type { Texts } from '../core/texts.ts';
+import type { ResolvedOptions } from '../layer/options.ts';
 import { type Block, createBlocks, sameBytes, sameDirect, stillSafe } from './blocks.ts';
 import { type BridgeTexts, bridgeTexts, textsWith } from './texts.ts';
 

@@ -2,9 +2,9 @@
 // anyway, so a search shows a one-line parameter summary instead of paying for the schema twice.
 
 import type { JsonSchema } from '../base/types.ts';
-import type { ResolvedOptions } from '../core/options.ts';
 import type { FoundTool, SearchResult } from '../core/search-tool.ts';
 import type { Texts } from '../core/texts.ts';
+import type { ResolvedOptions } from '../layer/options.ts';
 import { bridgeTexts, textsWith } from './texts.ts';
 
 /** A tool as a compact search returns it: `parameters` is a one-line summary such as `city: string, days?: integer`. */

@@ -4,8 +4,8 @@
 import type { Message } from '../base/types.ts';
 import type { Catalogue } from '../core/catalogue.ts';
 import type { DiscoveredRecord } from '../core/discovered.ts';
-import type { LearnedCredit } from '../core/layer.ts';
 import { guardShared } from '../core/shared-guard.ts';
+import type { LearnedCredit } from '../layer/tool-search.ts';
 import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { queryTerms } from '../search/rank.ts';

@@ -2,13 +2,13 @@
 
 import { ToolSearchError } from '../base/errors.ts';
 import type { Message, Tool } from '../base/types.ts';
+import type { CallCheck, CheckCallOptions } from '../core/calls.ts';
+import type { SearchErrorResult, SearchResult } from '../core/search-tool.ts';
+import type { SessionControl } from '../core/sessions.ts';
 import type { CallToolResult } from '../exposure/call-tool.ts';
 import type { CompactSearchResult } from '../exposure/compact.ts';
 import type { ExposureContext } from '../exposure/mode.ts';
-import type { CallCheck, CheckCallOptions } from './calls.ts';
 import type { ResolvedOptions } from './options.ts';
-import type { SearchErrorResult, SearchResult } from './search-tool.ts';
-import type { SessionControl } from './sessions.ts';
 
 /** What the host knows about a round or a search call. */
 export interface SearchContext extends ExposureContext {

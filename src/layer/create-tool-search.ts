@@ -2,25 +2,31 @@
 
 import { ToolSearchError } from '../base/errors.ts';
 import type { Tool } from '../base/types.ts';
-import { exposureModes } from '../exposure/load.ts';
+import type { CallCheck } from '../core/calls.ts';
+import { type CatalogueInfo, catalogueOf, groupsKey, inspect, visibility } from '../core/catalogue.ts';
+import { catalogueWarner } from '../core/catalogue-warnings.ts';
+import {
+  applyHistory,
+  applyTouches,
+  boundedByCatalogue,
+  type DiscoveredRecord,
+  readEvents,
+} from '../core/discovered.ts';
+import { eventSink } from '../core/events.ts';
+import { namesList } from '../core/names-list.ts';
+import { expose, listedTools } from '../core/prepare.ts';
+import { loadSearch } from '../core/search-loader.ts';
+import { MAX_RELATED, SEARCH_TOOL_NAME, type SearchResult, searchToolDefinition } from '../core/search-tool.ts';
+import { sessionsOf } from '../core/sessions.ts';
+import { guardStore } from '../core/store-guard.ts';
 import { modeOf } from '../exposure/mode.ts';
-import type { CallCheck } from './calls.ts';
-import { type CatalogueInfo, catalogueOf, groupsKey, inspect, visibility } from './catalogue.ts';
-import { catalogueWarner } from './catalogue-warnings.ts';
-import { applyHistory, applyTouches, boundedByCatalogue, type DiscoveredRecord, readEvents } from './discovered.ts';
-import { eventSink } from './events.ts';
-import { checkContext, type ToolSearch } from './layer.ts';
-import { lazyLearner } from './learn-loader.ts';
-import { namesList } from './names-list.ts';
+import { exposureModes } from './exposure-loader.ts';
+import { lazyLearner } from './learner-loader.ts';
 import { resolveOptions, type ToolSearchOptions, textsReady } from './options.ts';
-import { expose, listedTools } from './prepare.ts';
-import { loadSearch } from './search-loader.ts';
-import { MAX_RELATED, SEARCH_TOOL_NAME, type SearchResult, searchToolDefinition } from './search-tool.ts';
 import { lazySemanticRanker } from './semantic-loader.ts';
-import { sessionsOf } from './sessions.ts';
-import { guardStore } from './store-guard.ts';
+import { checkContext, type ToolSearch } from './tool-search.ts';
 
-export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './layer.ts';
+export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './tool-search.ts';
 
 const DEFINITIONS_KEPT = 16;
 
@@ -53,7 +59,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
   };
   // Answers to calls of tools the model was not shown: most rounds never need them, so they load when one does.
   // Their hints name the closest tools, so the search's index loads first.
-  const refusals = () => loadSearch().then(() => import('./calls.ts'));
+  const refusals = () => loadSearch().then(() => import('../core/calls.ts'));
   const keep = resolved.maxDiscoveredKeep;
   const emit = eventSink(resolved.onEvent, (message) => logger.warn(`[tool-search-layer] ${message}`));
   const store = guardStore(resolved.store, {
@@ -202,7 +208,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
         const after = await sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
         // The session's set (after this search) is left out of `related`: the model has those tools' definitions.
         if (catalogue.groups.size > 0) {
-          const { related } = await import('./related.ts');
+          const { related } = await import('../core/related.ts');
           const names = related(catalogue, ids, visible, matched, after?.order ?? [], MAX_RELATED);
           // Before the hint, in the order the fields are documented.
           if (names.length > 0) result = { ...withoutHint(result), related: names, hint: result.hint };
@@ -261,7 +267,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       const result = await modes.callTool(parts, context, args);
       if (!result.ok && checked?.ok !== false) {
         const { notCalled: name } = result.result;
-        const { refusalReason } = await import('./call-events.ts');
+        const { refusalReason } = await import('../core/call-events.ts');
         const reason = refusalReason(name, checked, args, context.tools);
         emit({ type: 'call-refused', sessionId: context.sessionId, name, reason });
       }
