@@ -20,7 +20,7 @@ export type { BridgeTexts } from './exposure/texts.ts';
 export type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from './layer/create-tool-search.ts';
 export { createToolSearch } from './layer/create-tool-search.ts';
 export type { ResolvedOptions, ToolSearchOptions } from './layer/options.ts';
-export type { LearnedCredit } from './layer/tool-search.ts';
+export type { LearnedCredit } from './learn/learner.ts';
 export type { LearnOptions, ResolvedLearn } from './learn/options.ts';
 export type { Embed, ResolvedSemantic, SemanticOptions } from './semantic/options.ts';
 export { EMBED_BATCH, MAX_TOOL_VECTORS } from './semantic/options.ts';

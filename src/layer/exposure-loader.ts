@@ -9,8 +9,7 @@ import type { SearchResult } from '../core/search-tool.ts';
 import type { Texts } from '../core/texts.ts';
 import type { CallToolResult } from '../exposure/call-tool.ts';
 import type { CompactSearchResult } from '../exposure/compact.ts';
-import type { Exposure } from '../exposure/mode.ts';
-import type { ResolvedOptions } from './options.ts';
+import type { Exposure, ExposureSettings } from '../exposure/mode.ts';
 
 /** The mode of one call, as `modeOf` resolves it. */
 interface Mode {
@@ -49,7 +48,7 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /** Creates the lazily loaded exposure modes of a layer; nothing is imported until a mode other than 'tools' is used. */
-export function exposureModes(options: ResolvedOptions, semantic: boolean): ExposureModes {
+export function exposureModes(options: ExposureSettings, semantic: boolean): ExposureModes {
   const bridge = once(() => import('../exposure/bridge.ts').then((module) => module.createBridge(options, semantic)));
   const compact = once(() => import('../exposure/compact.ts'));
   const call = once(() => import('../exposure/call-tool.ts'));
