@@ -118,7 +118,14 @@ export async function measureCost(
           const { firstTokens: _, ...rest } = measuredInput;
           const measured = priceRecorded(provider, recorded).cost;
           const estimate =
-            estimateSessionCost({ provider, ...session, ...shapeInput(shape), ...rest }).modes[mode]?.cost ?? 0;
+            estimateSessionCost({
+              provider,
+              ...session,
+              ...shapeInput(shape),
+              ...rest,
+              // The recorded session's own pages, in order: a page is as long as its search's confidence allows.
+              toolsPerSearch: script.pages,
+            }).modes[mode]?.cost ?? 0;
           row.measured[mode] = measured;
           // The table shows the estimate of the session as recorded (its system prompt, rounds and replies).
           row.estimated[mode] = estimate;

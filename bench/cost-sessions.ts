@@ -78,6 +78,8 @@ export interface SessionScript {
   searchAt: ReadonlySet<number>;
   /** One per discovery: the query, and the tool the model then calls (the search's best hit). */
   finds: readonly { query: string; name: string }[];
+  /** Per find: how many tools its search returns without a `limit` (fewer than 5 where the ranking is confident). */
+  pages: readonly number[];
 }
 
 /** Spreads the discoveries as the estimator does, and finds each query's best hit with the layer itself. */
@@ -97,9 +99,14 @@ export async function sessionScript(
     const name = 'tools' in result ? result.tools[0]?.name : undefined;
     if (name && !finds.some((f) => f.name === name)) finds.push({ query, name });
   }
+  const pages: number[] = [];
+  for (const { query } of finds) {
+    const page = await layer.search({ sessionId: 'pages', tools }, { query });
+    pages.push('tools' in page ? page.tools.length : 0);
+  }
   if (finds.length < discoveries)
     throw new Error(`[bench] cost: only ${finds.length} distinct finds for ${discoveries}`);
-  return { turns, searchAt, finds };
+  return { turns, searchAt, finds, pages };
 }
 
 const USER_TEXT = (turn: number) =>

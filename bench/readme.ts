@@ -56,9 +56,14 @@ export function rankingSummary(rows: readonly QualityScore[], self = 'tool-searc
  */
 export function anthropicCostLine(row: readonly string[]): string {
   const [, none, tools, bridge, native] = row;
+  const amount = (cell: string | undefined) => Number((cell ?? '').replace(/\s.*$/, '').replaceAll(',', ''));
+  const toolsVersusNone =
+    amount(tools) > amount(none)
+      ? 'more than no layer at all'
+      : `${(amount(tools) / amount(bridge)).toFixed(1)}x the bridge: each discovery rewrites the tools block, and the cached prefix with it`;
   return (
     `Measured through this adapter (\`npm run bench:cost\`: the GitHub MCP catalogue, 30 rounds, 6 discoveries, ` +
     `token-equivalents at the base input price under Anthropic's cache rules): native ${native}, bridge ${bridge} ` +
-    `(percentages of sending every tool, ${none}); \`'tools'\` costs ${tools}, more than no layer at all.`
+    `(percentages of sending every tool, ${none}); \`'tools'\` costs ${tools}, ${toolsVersusNone}.`
   );
 }

@@ -23,6 +23,7 @@ interface Ranked {
   readonly count: readonly number[];
   readonly scores: readonly (readonly number[])[];
   readonly whole: readonly boolean[];
+  readonly named: readonly number[];
 }
 
 function rankSet(name: string): Ranked {
@@ -36,6 +37,7 @@ function rankSet(name: string): Ranked {
   const count: number[] = [];
   const scores: number[][] = [];
   const whole: boolean[] = [];
+  const named: number[] = [];
   for (const q of queries) {
     const ranked = rankTools(index, q.query, { take: CAP });
     const names = ranked.ids.map((id) => tools[id]?.name);
@@ -45,8 +47,9 @@ function rankSet(name: string): Ranked {
     count.push(ranked.ids.length);
     scores.push([...(ranked.scores ?? [])]);
     whole.push(ranked.whole === true);
+    named.push(ranked.named ?? 0);
   }
-  return { hits, relevant, count, scores, whole };
+  return { hits, relevant, count, scores, whole, named };
 }
 
 /** Recall of the page as returned (in points) and its mean size, under a cut (undefined: today's five). */
@@ -54,7 +57,7 @@ function evaluate(r: Ranked, cut: ConfidentCut | undefined): { recall: number; s
   let recall = 0;
   let size = 0;
   for (let i = 0; i < r.hits.length; i++) {
-    const k = cut ? confidentCount(r.scores[i] as number[], CAP, cut, r.whole[i]) : CAP;
+    const k = cut ? confidentCount(r.scores[i] as number[], CAP, cut, r.whole[i], r.named[i]) : CAP;
     const hits = (r.hits[i] as number[]).filter((p) => p <= k).length;
     recall += (r.relevant[i] as number) ? hits / (r.relevant[i] as number) : 0;
     size += Math.min(k, r.count[i] as number);
@@ -66,8 +69,10 @@ function evaluate(r: Ranked, cut: ConfidentCut | undefined): { recall: number; s
 const GRID: ConfidentCut[] = [];
 for (const ratio of [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8]) {
   for (const whole of [undefined, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01]) {
-    GRID.push({ rule: 'best', ratio, ...(whole !== undefined && { whole }) });
-    GRID.push({ rule: 'gap', ratio, ...(whole !== undefined && { whole }) });
+    for (const named of [false, true]) {
+      GRID.push({ rule: 'best', ratio, ...(whole !== undefined && { whole }), ...(named && { named }) });
+      GRID.push({ rule: 'gap', ratio, ...(whole !== undefined && { whole }), ...(named && { named }) });
+    }
   }
 }
 
@@ -101,7 +106,9 @@ if (process.argv.includes('--grid')) {
       const row = (table.get(s.name) as { recall: number; size: number }[])[g] as { recall: number; size: number };
       return `${(row.recall - (today.get(s.name)?.recall ?? 0)).toFixed(1)}/${row.size.toFixed(2)}`;
     });
-    process.stdout.write(`${cut.rule} ${cut.ratio} ${cut.whole ?? '-'}: ${cells.join('  ')}\n`);
+    process.stdout.write(
+      `${cut.rule} ${cut.ratio} ${cut.whole ?? '-'} ${cut.named ? 'named' : ''}: ${cells.join('  ')}\n`,
+    );
   }
 }
 const f1 = (x: number) => x.toFixed(1);
@@ -109,7 +116,7 @@ const f2 = (x: number) => x.toFixed(2);
 const show = (g: number | undefined) =>
   g === undefined
     ? 'none (five)'
-    : `${GRID[g]?.rule} ${GRID[g]?.ratio}${GRID[g]?.whole === undefined ? '' : `, whole ${GRID[g]?.whole}`}`;
+    : `${GRID[g]?.rule} ${GRID[g]?.ratio}${GRID[g]?.whole === undefined ? '' : `, whole ${GRID[g]?.whole}`}${GRID[g]?.named ? ', named' : ''}`;
 process.stdout.write(
   `Leave one set out (${PER_SET} queries per set at most; recall in points)\n\nheld out | cut fitted on the others | recall@5 today | recall in page | change | definitions per search\n`,
 );

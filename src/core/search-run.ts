@@ -92,13 +92,15 @@ export function searchWindow(
 
 /**
  * When a search may return fewer than the cap: `'best'` keeps the tools scoring at least `ratio` times the best,
- * `'gap'` stops at the first tool scoring under `ratio` times the one before it; and with `whole`, a first tool that
- * holds every query term the catalogue knows stands alone when the second scores under `whole` times it.
+ * `'gap'` stops at the first tool scoring under `ratio` times the one before it; with `whole`, a first tool that
+ * holds every query term the catalogue knows stands alone when the second scores under `whole` times it; and with
+ * `named`, the page stops after the first tools in a row whose names the query states (RankResult.named).
  */
 export interface ConfidentCut {
   readonly rule: 'best' | 'gap';
   readonly ratio: number;
   readonly whole?: number;
+  readonly named?: boolean;
 }
 
 /**
@@ -106,7 +108,13 @@ export interface ConfidentCut {
  * ranking's own scores: a tool without a score (a substring-only hit) scores 0; no scores at all (another ranking
  * reordered the page) means no confidence, so the whole cap.
  */
-export function confidentCount(scores: readonly number[], cap: number, cut: ConfidentCut, whole = false): number {
+export function confidentCount(
+  scores: readonly number[],
+  cap: number,
+  cut: ConfidentCut,
+  whole = false,
+  named = 0,
+): number {
   if (scores.length === 0) return cap;
   const best = scores[0] as number;
   if (whole && cut.whole !== undefined && (scores[1] ?? 0) < cut.whole * best) return 1;
@@ -117,16 +125,16 @@ export function confidentCount(scores: readonly number[], cap: number, cut: Conf
     if (next < cut.ratio * bar) break;
     k++;
   }
-  return k;
+  return cut.named && named > 0 ? Math.min(k, named) : k;
 }
 
 /**
  * The cut searches ship, fitted by bench/result-page.ts under leave-one-set-out on the labelled sets: a page without
  * `limit` stops at the first tool scoring under a quarter of the one before it, and is the first tool alone when that
- * tool holds every query term and the second scores under half of it. No held-out set lost a point of the recall of
- * the page of five.
+ * tool holds every query term and the second scores under half of it, and stops after the first tools in a row the
+ * query names. No held-out set lost a point of the recall of the page of five.
  */
-export const CONFIDENT_CUT: ConfidentCut = { rule: 'gap', ratio: 0.25, whole: 0.5 };
+export const CONFIDENT_CUT: ConfidentCut = { rule: 'gap', ratio: 0.25, whole: 0.5, named: true };
 
 /**
  * The ids of a search's page: `offset` onwards, at most `limit` of them; a first page the model asked no `limit` of
@@ -140,7 +148,9 @@ export function pageIds(
 ): { readonly ids: readonly number[]; readonly cut: boolean } {
   const { take, cap } = searchWindow(args, maxSearchResults);
   const cut = args.limit === undefined && args.offset === 0 && Number.isFinite(cap) && ranked.scores;
-  const end = cut ? confidentCount(ranked.scores as readonly number[], cap, CONFIDENT_CUT, ranked.whole) : take;
+  const end = cut
+    ? confidentCount(ranked.scores as readonly number[], cap, CONFIDENT_CUT, ranked.whole, ranked.named)
+    : take;
   return { ids: ranked.ids.slice(args.offset, end), cut: Boolean(cut) && end < ranked.ids.length };
 }
 

@@ -32,8 +32,12 @@ export interface SessionCostInput {
   readonly toolCount?: number;
   /** OpenAI native mode's namespaces, whose names and descriptions stay in the prefix. Default: one per 9 tools. */
   readonly groupCount?: number;
-  /** Tools one search returns, all of which join the discovered set. Default 5 (`maxSearchResults`). */
-  readonly toolsPerSearch?: number;
+  /**
+   * Tools one search returns, all of which join the discovered set. Default 5 (`maxSearchResults`). A list gives
+   * each search's count in order, its last repeating: a search without `limit` stops where the ranking is confident,
+   * so a session's pages differ in size, and the order matters under a provider's minimum cacheable length.
+   */
+  readonly toolsPerSearch?: number | readonly number[];
   /** Tokens of a tool a search finds. Default: the catalogue's average; searches tend to find the larger tools. */
   readonly foundToolTokens?: number;
   /** The layer's `maxDiscoveredKeep`. Default 20. */
@@ -84,7 +88,13 @@ const inputSchema = v.strictObject({
   outputTokens: tokens(150),
   toolCount: v.optional(v.pipe(tokens(), v.minValue(1, 'must be 1 or more'))),
   groupCount: v.optional(tokens()),
-  toolsPerSearch: tokens(5),
+  toolsPerSearch: v.optional(
+    v.union(
+      [tokens(), v.pipe(v.array(tokens()), v.minLength(1, 'must not be empty'))],
+      'must be an integer of 0 or more, or a non-empty list of them',
+    ),
+    5,
+  ),
   foundToolTokens: v.optional(tokens()),
   maxDiscoveredKeep: tokens(20),
   searchToolTokens: v.optional(tokens()),

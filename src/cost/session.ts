@@ -15,7 +15,8 @@ export interface ResolvedShape {
   readonly turnTokens: number;
   readonly systemTokens: number;
   readonly outputTokens: number;
-  readonly toolsPerSearch: number;
+  /** Each search's page size in order, the last repeating. */
+  readonly toolsPerSearch: number | readonly number[];
   readonly foundToolTokens: number;
   readonly maxDiscoveredKeep: number;
   readonly searchToolTokens: number;
@@ -24,7 +25,7 @@ export interface ResolvedShape {
 
 // Sizes of the layer's own pieces, measured with o200k on the built-in English texts (bench/cost.ts checks
 // the model against recorded sessions): the call_tool definition, a search call, a compact result line, the
-// overhead of a search result, and one OpenAI namespace entry in native mode.
+// overhead of a search result, one OpenAI namespace entry in native mode, and the client tool_search definition.
 const CALL_TOOL_TOKENS = 90;
 const SEARCH_CALL_TOKENS = 30;
 const COMPACT_TOOL_TOKENS = 35;
@@ -33,6 +34,8 @@ const RESULT_OVERHEAD_TOKENS = 100;
 // A search result travels as a JSON string inside the tool message, so its quotes are escaped: about 10% more.
 const ESCAPED = 1.1;
 const NAMESPACE_TOKENS = 36;
+// OpenAI's client-executed tool_search: the layer's description without a names list (the namespaces list the names).
+const CLIENT_SEARCH_TOKENS = 180;
 
 /** The turns at which the session discovers something: spread evenly, the first at the first turn. */
 function discoveryTurns(turns: number, discoveries: number): Set<number> {
@@ -46,7 +49,7 @@ function baseBlock(mode: CostMode, shape: ResolvedShape): number {
   if (mode === 'none') return shape.catalogueTokens;
   if (mode === 'bridge') return shape.searchToolTokens + CALL_TOOL_TOKENS;
   if (mode === 'native' && shape.provider === 'openai') {
-    return shape.searchToolTokens + shape.groupCount * NAMESPACE_TOKENS;
+    return CLIENT_SEARCH_TOKENS + shape.groupCount * NAMESPACE_TOKENS;
   }
   return shape.searchToolTokens;
 }
@@ -61,6 +64,7 @@ export function sessionRequests(mode: CostMode, shape: ResolvedShape): PricedReq
   let history = 0;
   // Tokens the next request shares with the last one; undefined: all of the last one (nothing changed).
   let changedAt: number | undefined;
+  let searched = 0;
   const send = (outputTokens: number) => {
     const tokens = Math.round(block + shape.systemTokens + history);
     const last = requests.at(-1);
@@ -71,7 +75,8 @@ export function sessionRequests(mode: CostMode, shape: ResolvedShape): PricedReq
   for (let turn = 0; turn < shape.turns; turn++) {
     if (searches.has(turn)) {
       send(SEARCH_CALL_TOKENS);
-      const found = shape.toolsPerSearch;
+      const pages = shape.toolsPerSearch;
+      const found = typeof pages === 'number' ? pages : (pages[Math.min(searched++, pages.length - 1)] as number);
       // Native results are references the provider expands into the found definitions, in the conversation.
       const resultPerTool =
         mode === 'native'

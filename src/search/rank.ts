@@ -33,6 +33,11 @@ export interface RankResult {
   readonly scores?: readonly number[];
   /** Whether the first id holds every query term the catalogue knows (its coverage factor is 1), with `scores`. */
   readonly whole?: boolean;
+  /**
+   * With `whole`: how many of the first ids in a row the query names, their name's terms being the query's known
+   * terms in any order ("merge a pull request" names merge_pull_request): a query that states a name, not a task.
+   */
+  readonly named?: number;
 }
 
 // The contract's bounds on a query, applied here too so a direct caller cannot make a search slow.
@@ -68,7 +73,7 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   const first = firstStage(ix, query, options.visible ?? (() => true), take);
   if (!('rank' in first)) return first;
   if (options.members) for (const d of first.candidates) options.members[d] = 1;
-  const { candidates, rank, evidence, keywords, whole } = first;
+  const { candidates, rank, evidence, keywords, whole, exact } = first;
   const { rerankTop } = PARAMS;
   // The same best candidates are reordered whatever the page, so paging stays stable.
   const head = headOf(candidates, rank, rerankTop);
@@ -80,7 +85,10 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   giveRanks(ix, rank, candidates);
   const scored = scores.slice(0, take);
   const best = ids[0];
-  return { found: candidates.length, ids, keywords, scores: scored, whole: best !== undefined && whole.includes(best) };
+  const isWhole = best !== undefined && whole.includes(best);
+  let named = 0;
+  while (isWhole && named < ids.length && exact.includes(ids[named] as number)) named++;
+  return { found: candidates.length, ids, keywords, scores: scored, whole: isWhole, named };
 }
 
 /** The first stage's best candidates and the features of each, for bench/tune.ts (which fits the second stage). */
@@ -115,6 +123,8 @@ interface FirstStage {
   readonly keywords: string[];
   /** The candidates holding every known query term (their coverage factor is 1). */
   readonly whole: readonly number[];
+  /** The candidates the query names: their name's terms are the query's known terms, in any order. */
+  readonly exact: readonly number[];
 }
 
 /** BM25F with coverage and name factors over every visible tool holding a query term, plus the substring floor. */
@@ -143,12 +153,15 @@ function firstStage(
   // The IDF mass of the query's known terms: a tool's share of it says how much of the request it covers, rare words
   // counting for more than common ones (a long request names its tool in its rarest words).
   let mass = 0;
+  // The query's own known terms: a tool whose name holds all of them, and nothing else, is named by the query.
+  let known = 0;
   const expanded = expand(ix, terms);
   const idf = new Float64Array(terms.length);
   for (const [t, [slot, weight]] of expanded) {
     const df = (start[t + 1] as number) - (start[t] as number);
     const termIdf = idfOf(n, df);
     if (weight === 1) {
+      known++;
       mass += termIdf;
       idf[slot] = termIdf;
     } else if (!idf[slot]) idf[slot] = termIdf;
@@ -183,6 +196,7 @@ function firstStage(
   }
   const candidates: number[] = [];
   const whole: number[] = [];
+  const exact: number[] = [];
   const rank = takeRanks(ix);
   for (const d of touched) {
     const s = score[d] as number;
@@ -193,12 +207,13 @@ function firstStage(
       rank[d] = s ? TIER + s * (1 + nameBoost * names) * cover + substring * (sub[d] as number) : (sub[d] as number);
       candidates.push(d);
       if (mass && (covered[d] as number) >= mass * 0.999) whole.push(d);
+      if (names >= 1 && (named[d] as number) >= known) exact.push(d);
     }
     score[d] = sub[d] = covered[d] = named[d] = seen[d] = 0;
   }
   release(ix, acc);
   const evidence = { slots: expanded, idf, mass, pairs: queryPairs(ix, parsed, (t) => idfOf(n, df(ix, t))) };
-  return { candidates, rank, evidence, keywords, whole };
+  return { candidates, rank, evidence, keywords, whole, exact };
 }
 
 // Per index, one array of candidate scores, reused: allocating and zeroing one per query showed in its time.

@@ -83,7 +83,8 @@ test('every setting, one of them invalid, and the groups of the largest catalogu
     .first()
     .locator('input')
     .check();
-  await page.fill('#query', 'area of a circle');
+  // Queries that describe a task: one that names a tool word for word would get that tool alone.
+  await page.fill('#query', 'area of a circle from its radius');
   await page.click('#search button[type=submit]');
   await ready(page);
   await expect(page.locator('#result-summary')).toContainText('found');
@@ -93,7 +94,7 @@ test('every setting, one of them invalid, and the groups of the largest catalogu
   expect(names.slice(0, 2)).toEqual(['search_tools', 'calculate_triangle_area']);
   expect(names).toHaveLength(2 + 3);
   // A second search overflows maxDiscoveredKeep (4): the oldest tools are evicted, and the log says which.
-  await page.fill('#query', 'solve a quadratic equation');
+  await page.fill('#query', 'roots of a quadratic equation');
   await page.click('#search button[type=submit]');
   await ready(page);
   await expect(page.locator('#events li[data-type=evict]')).toHaveCount(1);

@@ -64,6 +64,18 @@ describe('estimateSessionCost', () => {
     expect(modes.native).not.toBeNull();
   });
 
+  it('takes the page size of each search in order, the last repeating, and names a bad list', () => {
+    const pages = (toolsPerSearch: number | readonly number[]) =>
+      estimateSessionCost({ ...small, turns: 6, discoveries: 3, toolsPerSearch }).modes.bridge?.cost;
+    // The same three pages in any form cost the same; a list of one is the number itself.
+    expect(pages([1, 5, 5])).toBeCloseTo(pages([1, 5]) as number);
+    expect(pages([2])).toBeCloseTo(pages(2) as number);
+    // A first page of one tool leaves less in the history for every later request than a first page of five.
+    expect(pages([1, 5, 5])).toBeLessThan(pages([5, 5, 1]) as number);
+    expect(() => estimateSessionCost({ ...small, toolsPerSearch: [] })).toThrow(/toolsPerSearch.*must not be empty/);
+    expect(() => estimateSessionCost({ ...small, toolsPerSearch: [1.5] as never })).toThrow(/toolsPerSearch/);
+  });
+
   it('has no native mode on Gemini, and cites a source for each provider', () => {
     expect(estimateSessionCost({ ...small, provider: 'gemini' }).modes.native).toBeNull();
     for (const rules of Object.values(CACHE_RULES)) {

@@ -221,6 +221,31 @@ describe('search_tools: limit, pagination, related', () => {
     expect(ok(await search({ query: 'list directory', limit: 3 })).pagination).toBeUndefined();
   });
 
+  it('returns the tool a query names alone, even when its neighbours score close to it', async () => {
+    // Tools whose names share most words: the scores alone are not confident enough to cut the page.
+    const prs: Tool[] = [
+      'create_pull_request',
+      'create_pull_request_review',
+      'list_pull_requests',
+      'merge_pull_request',
+      'update_pull_request',
+      'pull_request_read',
+    ].map((name) => ({ name, description: `${name.replaceAll('_', ' ')} in a GitHub repository` }));
+    const run = async (query: string) => ok(await search({ query }, {}, { tools: prs }));
+    // "create a pull request" states create_pull_request's name, word for word: it comes alone, though
+    // create_pull_request_review holds every word of the query too and scores close to it.
+    const create = await run('create a pull request');
+    expect(names(create.tools)).toEqual(['create_pull_request']);
+    expect(create.pagination).toEqual({ offset: 0, limit: 1, total: 6, nextOffset: 1 });
+    expect(names((await run('request pull create')).tools)).toEqual(['create_pull_request']);
+    // A query with a word beyond the name describes a task: the name does not cut the page.
+    expect(names((await run('create a pull request in a repository')).tools).length).toBeGreaterThan(1);
+    // A query that names no whole tool keeps its page, and a limit the model asks is honoured.
+    expect(names((await run('pull request')).tools)).toHaveLength(5);
+    const three = ok(await search({ query: 'create a pull request', limit: 3 }, {}, { tools: prs }));
+    expect(names(three.tools)).toHaveLength(3);
+  });
+
   it('keeps the whole page when the ranking is not confident', async () => {
     const twins: Tool[] = Array.from({ length: 8 }, (_, i) => ({ name: `twin_${i}`, description: 'identical twin' }));
     const result = ok(await search({ query: 'identical twin' }, {}, { tools: twins }));

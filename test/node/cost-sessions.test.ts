@@ -7,7 +7,7 @@ import { loadSet } from '../../bench/data.ts';
 import { discoveryQueries } from '../../bench/tokens.ts';
 
 describe('cost estimator against recorded sessions', () => {
-  it('agrees within 10% with the GitHub MCP sessions of every adapter but OpenAI native', async () => {
+  it('agrees within 10% with the GitHub MCP sessions of every adapter and mode', async () => {
     const { checks, rows } = await measureCost(
       [{ name: 'mcp-github', tools: loadSet('mcp-github').tools, queries: discoveryQueries['mcp-github'] ?? [] }],
       [{ turns: 10, discoveries: 2 }],
@@ -25,21 +25,20 @@ describe('cost estimator against recorded sessions', () => {
       'gemini tools',
       'gemini bridge',
     ]);
-    for (const check of checks) {
-      // OpenAI's native tool_search carries no names list, which the estimate counts (documented in docs/cost.md).
-      const bound = check.provider === 'openai' && check.mode === 'native' ? 15 : 10;
-      expect(Math.abs(check.gap), `${check.provider} ${check.mode}`).toBeLessThan(bound);
-    }
+    for (const check of checks) expect(Math.abs(check.gap), `${check.provider} ${check.mode}`).toBeLessThan(10);
     // The recorded sessions rank the modes as the estimator does: 'tools' rewrites, the bridge does not.
     const anthropic = rows.find((r) => r.provider === 'anthropic');
     expect(anthropic?.measured?.bridge).toBeLessThan(anthropic?.measured?.none as number);
     // The floor (only the used tools, inline, no search) is below every mode, and each default is priced against it.
+    // Gemini caches nothing under 4,096 tokens: the floor's short requests pay full price there, and a bridge whose
+    // longer requests are read from the cache may come within a few percent of it, or under it (docs/cost.md).
     for (const row of rows) {
       expect(row.floor, row.provider).toBeGreaterThan(0);
+      const margin = row.provider === 'gemini' ? 0.95 : 1;
       for (const cost of Object.values(row.measured ?? {})) {
-        if (typeof cost === 'number') expect(row.floor, row.provider).toBeLessThan(cost);
+        if (typeof cost === 'number') expect(row.floor, row.provider).toBeLessThan(cost / margin);
       }
-      expect(floorRatio(row), row.provider).toBeGreaterThan(1);
+      expect(floorRatio(row), row.provider).toBeGreaterThan(margin);
     }
   }, 60_000);
 });

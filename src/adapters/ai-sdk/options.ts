@@ -35,6 +35,12 @@ export interface WithToolSearchOptions<TOOLS extends ToolSet> {
   readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
   /** Your own repair function, called for every tool-call error the layer does not answer. */
   readonly repairToolCall?: ToolCallRepairFunction<TOOLS> | undefined;
+  /**
+   * With an Anthropic model, asks for Anthropic's prompt cache at every step the layer shapes (a top-level
+   * `cacheControl` in the step's provider options). Default true; left off when your messages or tools carry
+   * breakpoints of their own, and in a step the layer steps aside from.
+   */
+  readonly promptCache?: boolean | undefined;
 }
 
 /** The layer's own tools beside yours (which of them the model is sent depends on the exposure). */
@@ -70,6 +76,9 @@ export function checkOptions<TOOLS extends ToolSet>(layer: ToolSearch, options: 
   if (!isObject(options)) fail('options', 'must be an object');
   if (typeof options.sessionId !== 'string') fail('options.sessionId', 'must be a string');
   if (!isObject(options.tools) || Array.isArray(options.tools)) fail('options.tools', 'must be an AI SDK tool set');
+  if (options.promptCache !== undefined && typeof options.promptCache !== 'boolean') {
+    fail('options.promptCache', 'must be true or false, or omitted');
+  }
   const exposure = options.exposure;
   if (exposure !== undefined && !EXPOSURES.includes(exposure)) {
     fail('options.exposure', `must be ${EXPOSURES.map((e) => `"${e}"`).join(', ')}, or omitted`);

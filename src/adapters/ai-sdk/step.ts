@@ -9,6 +9,7 @@ import type { AnyTool } from './catalogue.ts';
 import { readMessages } from './messages.ts';
 import { deferredNames, deferredOptions, nativeProviderOf, unsupportedModel } from './native.ts';
 import { type AiSdkExposure, OPENAI_TOOL_SEARCH } from './options.ts';
+import { promptCacheOptions } from './prompt-cache.ts';
 import type { AdapterSession } from './session.ts';
 
 /** What prepareStep reads of a step. */
@@ -19,8 +20,15 @@ export interface StepInput {
   readonly experimental_sandbox?: unknown;
 }
 
-/** The settings a step returns: the tools sent, in their order (a passed-through round keeps your key order). */
-export type StepSettings = { activeTools: string[]; toolOrder?: string[] };
+/**
+ * The settings a step returns: the tools sent, in their order (a passed-through round keeps your key order), and
+ * for an Anthropic model the prompt cache (merged into the call's own provider options).
+ */
+export type StepSettings = {
+  activeTools: string[];
+  toolOrder?: string[];
+  providerOptions?: { anthropic: { cacheControl: { type: 'ephemeral' } } };
+};
 
 /** What the hook needs besides the session. */
 export interface StepOptions {
@@ -34,6 +42,8 @@ export interface StepOptions {
   readonly wrapped: ReadonlyMap<string, Record<string, unknown>>;
   /** Checks the last step's calls against what it sent, before this step changes it (search.ts). */
   readonly checkRepaired: (messages: readonly ModelMessage[]) => void;
+  /** Anthropic's prompt cache on every step the layer shapes (`promptCache`, default true). */
+  readonly promptCache: boolean;
 }
 
 const SEARCHES = { aliases: new Set([OPENAI_TOOL_SEARCH]) };
@@ -76,6 +86,12 @@ export function createPrepareStep(
     return { activeTools: activate(names, names, []).activeTools };
   }
 
+  /** A shaped step's settings, with the prompt cache asked for where the model is Anthropic's. */
+  function withCache(settings: StepSettings, step: StepInput): StepSettings {
+    const cache = promptCacheOptions(options.promptCache, step.model, step.messages, options.originals.values());
+    return cache ? { ...settings, providerOptions: cache } : settings;
+  }
+
   return async (step) => {
     options.checkRepaired(step.messages);
     const round = await session.catalogue.build(
@@ -97,12 +113,12 @@ export function createPrepareStep(
     if (!native) {
       if (exposure === 'bridge') state.callDefinition = rest[0];
       const names = prepared.tools.map((tool) => tool.name);
-      return activate(names, names, []);
+      return withCache(activate(names, names, []), step);
     }
     const always = new Set(layer.options.alwaysDirectTools);
     const direct = rest.map((tool) => tool.name).filter((name) => always.has(name));
     const deferred = deferredNames(round, enabledGroups, new Set(direct));
     const search = native === 'anthropic' ? SEARCH_TOOL_NAME : OPENAI_TOOL_SEARCH;
-    return activate([search, ...direct, ...deferred], [search, ...direct], deferred);
+    return withCache(activate([search, ...direct, ...deferred], [search, ...direct], deferred), step);
   };
 }

@@ -72,6 +72,7 @@ export function withToolSearch<TOOLS extends ToolSet>(
     originals,
     wrapped,
     checkRepaired: search.checkRepaired,
+    promptCache: options.promptCache !== false,
   });
   return {
     tools,
