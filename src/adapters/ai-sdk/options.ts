@@ -2,9 +2,9 @@
 import type { Tool as AiTool, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { ToolSearchError } from '../../base/errors.ts';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
-import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { AdapterOptions } from '../shared/options.ts';
 
 /**
  * How the model meets the catalogue. 'tools': the tools array carries the session's discoveries (it changes at each
@@ -20,19 +20,14 @@ export const EXPOSURES: readonly AiSdkExposure[] = ['tools', 'bridge', 'native']
 export const OPENAI_TOOL_SEARCH = 'tool_search';
 
 /** What `withToolSearch` needs: the session, the full tool set, and how to answer calls of undiscovered tools. */
-export interface WithToolSearchOptions<TOOLS extends ToolSet> {
-  /** Opaque id of the conversation; discoveries persist across `generateText` calls with the same id. */
-  readonly sessionId: string;
+export interface WithToolSearchOptions<TOOLS extends ToolSet>
+  extends Pick<AdapterOptions<AiSdkExposure>, 'sessionId' | 'enabledGroups' | 'onUndiscoveredCall'> {
   /** Every tool the agent has, as for `generateText({ tools })`. */
   readonly tools: TOOLS;
   /** How the model meets the catalogue. Default 'bridge': the tools block never changes within a session. */
   readonly exposure?: AiSdkExposure | undefined;
-  /** The groups enabled for this session; omitted: every tool is visible. */
-  readonly enabledGroups?: readonly string[] | undefined;
   /** Each tool's groups, by tool name (AI SDK tools carry none). */
   readonly groups?: { readonly [name: string]: readonly string[] } | undefined;
-  /** The answer to a call of a tool the model was never shown. Default 'hint'. */
-  readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
   /** Your own repair function, called for every tool-call error the layer does not answer. */
   readonly repairToolCall?: ToolCallRepairFunction<TOOLS> | undefined;
   /**

@@ -6,19 +6,18 @@ import * as v from 'valibot';
 import type { Tool } from '../../base/types.ts';
 import { parseOptions } from '../../base/validate.ts';
 import type { ToolSearch } from '../../core/create-tool-search.ts';
+import type { AdapterOptions } from '../shared/options.ts';
 import { readMessages } from './messages.ts';
 import { toLayerTools } from './tools.ts';
 
 /** Options of `rankWith`: whose searches they are, and what the layer may index beyond names and descriptions. */
-export interface RankWithOptions {
+export interface RankWithOptions extends Pick<AdapterOptions<string>, 'enabledGroups'> {
   /** The session the searches belong to: they count as the layer's own (its events, learning). Default `'ai-sdk-tool-search'`. */
   readonly sessionId?: string | undefined;
   /** Your full tool set, so the index covers parameters too. Default: the names and descriptions the SDK passes. */
   readonly tools?: ToolSet | undefined;
   /** Each tool's groups, by tool name (AI SDK tools carry none). */
   readonly groups?: { readonly [name: string]: readonly string[] } | undefined;
-  /** The groups enabled for this session: a tool outside them is never returned. Omitted: every tool. */
-  readonly enabledGroups?: readonly string[] | undefined;
 }
 
 /**

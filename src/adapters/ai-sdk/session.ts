@@ -6,6 +6,7 @@ import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts
 import { toFoundTool } from '../../core/search-tool.ts';
 import { format } from '../../core/texts.ts';
 import type { Exposure } from '../../exposure/mode.ts';
+import type { AdapterOptions } from '../shared/options.ts';
 import type { AnyTool, StepCatalogue } from './catalogue.ts';
 
 /** The provider whose own deferral a native step uses. */
@@ -42,9 +43,7 @@ export interface AdapterSession {
 export function createAdapterSession(
   layer: ToolSearch,
   catalogue: StepCatalogue,
-  options: {
-    readonly sessionId: string;
-    readonly enabledGroups?: readonly string[] | undefined;
+  options: Pick<AdapterOptions<string>, 'sessionId' | 'enabledGroups'> & {
     readonly mode: UndiscoveredCallMode;
     /** The layer's exposure for this adapter's mode (native steps prepare and search as 'tools'). */
     readonly exposure: Exposure;

@@ -5,6 +5,7 @@ import type { Tool } from '../../base/types.ts';
 import { inspect } from '../../core/catalogue.ts';
 import type { PrepareResult } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { AdapterOptions } from '../shared/options.ts';
 import type { AnyTool } from './catalogue.ts';
 import { readMessages } from './messages.ts';
 import { deferredNames, deferredOptions, nativeProviderOf, unsupportedModel } from './native.ts';
@@ -31,9 +32,7 @@ export type StepSettings = {
 };
 
 /** What the hook needs besides the session. */
-export interface StepOptions {
-  readonly sessionId: string;
-  readonly enabledGroups?: readonly string[] | undefined;
+export interface StepOptions extends Pick<AdapterOptions<AiSdkExposure>, 'sessionId' | 'enabledGroups'> {
   readonly exposure: AiSdkExposure;
   /** The tools left to the SDK, active at every step after the layer's. */
   readonly sdkNames: readonly string[];

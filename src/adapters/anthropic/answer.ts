@@ -9,21 +9,25 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import { ToolSearchError } from '../../base/errors.ts';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
-import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import { visibility } from '../../core/catalogue.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { type ConvertedTools, type ExecuteTool, outputText, parseArguments, routeCall } from '../provider-tools.ts';
+import type { AdapterOptions } from '../shared/options.ts';
+import {
+  type ConvertedTools,
+  type ExecuteTool,
+  outputText,
+  parseArguments,
+  routeCall,
+} from '../shared/provider-tools.ts';
 import { convertAnthropicTools, serverSearchResults } from './messages.ts';
 import { deferredNames } from './native.ts';
 import { type AnthropicExposure, type AnthropicOptions, coreContext, exposureOf, references } from './prepare.ts';
 
 /** Options of `answerAnthropicToolUse`: those of `prepareAnthropicMessages`, plus the catalogue and the executor. */
-export interface AnswerAnthropicToolUseOptions extends AnthropicOptions {
+export interface AnswerAnthropicToolUseOptions extends AnthropicOptions, AdapterOptions<AnthropicExposure> {
   /** Every tool of the round, as passed to `prepareAnthropicMessages` in `body.tools`. */
   readonly tools: readonly ToolUnion[];
-  /** What a call of a tool the model has not been shown gets: a hint to search (default), or the definition. */
-  readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
   /** Runs a tool the model may call; never called for `search_tools` or an undiscovered tool. */
   readonly execute: ExecuteTool<ToolUnion>;
   /**
@@ -76,12 +80,7 @@ export async function answerAnthropicToolUse(
     layer,
     context,
     { name: block.name, arguments: block.input },
-    {
-      onUndiscoveredCall: options.onUndiscoveredCall,
-      original: converted.original,
-      execute: options.execute,
-      passthrough: (name) => converted.passthrough.find((tool) => 'name' in tool && tool.name === name),
-    },
+    { ...options, converted, nameOf: (tool) => ('name' in tool ? tool.name : undefined) },
   );
   if (routed.kind === 'executed') return { ...answer, content: routed.output };
   const found = 'tools' in routed.result ? (routed.result.tools ?? []).map((tool) => tool.name) : [];

@@ -5,8 +5,9 @@ import type { ToolReferenceBlockParam, ToolUnion } from '@anthropic-ai/sdk/resou
 import { ToolSearchError } from '../../base/errors.ts';
 import type { Tool } from '../../base/types.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { type ConvertedTools, type ProviderOptions, uniqueTools } from '../provider-tools.ts';
-import { ANTHROPIC_SEARCH_LIMIT, checkToolLimit } from '../tool-limit.ts';
+import { type ProviderOptions, sessionContext } from '../shared/options.ts';
+import { type ConvertedTools, uniqueTools } from '../shared/provider-tools.ts';
+import { ANTHROPIC_SEARCH_LIMIT, checkToolLimit } from '../shared/tool-limit.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import { inlineBody } from './inline.ts';
 import { anthropicMessagesToMessages, convertAnthropicTools, toolToAnthropicTool } from './messages.ts';
@@ -66,19 +67,11 @@ function withPromptCache<T extends object>(body: T, options: AnthropicOptions): 
 }
 
 /** The core's context for a call in this mode: the core runs 'bridge' itself, every other mode on top of 'tools'. */
-export function coreContext(
+export const coreContext = (
   options: AnthropicOptions,
   exposure: AnthropicExposure,
   tools: readonly Tool[],
-): SearchContext {
-  return {
-    sessionId: options.sessionId,
-    tools,
-    enabledGroups: options.enabledGroups,
-    exposure: exposure === 'bridge' ? 'bridge' : 'tools',
-    searchResults: options.searchResults,
-  };
-}
+): SearchContext => sessionContext(options, tools, exposure === 'bridge' ? 'bridge' : 'tools', options.searchResults);
 
 /** The exposure of a call: `exposure`, else the deprecated `native`, else 'native'. Throws on an unknown mode. */
 export function exposureOf(options: AnthropicOptions): AnthropicExposure {

@@ -1,8 +1,9 @@
 // tool-search-layer/gemini: the layer for Google's Gemini API (`@google/genai`).
 
-export type { ToolCallDisplay } from '../display.ts';
-export { displayToolCall } from '../display.ts';
-export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
+export type { ToolCallDisplay } from '../shared/display.ts';
+export { displayToolCall } from '../shared/display.ts';
+export type { GroupOf } from '../shared/options.ts';
+export type { ExecuteTool, ToolExecution } from '../shared/provider-tools.ts';
 export type { AnswerGeminiFunctionCallOptions } from './answer.ts';
 export { answerGeminiFunctionCall } from './answer.ts';
 export { geminiContentsToMessages } from './contents.ts';

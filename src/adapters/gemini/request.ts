@@ -10,11 +10,11 @@ import type {
 } from '@google/genai';
 import { ToolSearchError } from '../../base/errors.ts';
 import type { Tool } from '../../base/types.ts';
-import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
-import { type GroupOf, uniqueTools } from '../provider-tools.ts';
-import { checkToolLimit, GEMINI_TOOL_LIMIT } from '../tool-limit.ts';
+import { type AdapterOptions, sessionContext } from '../shared/options.ts';
+import { uniqueTools } from '../shared/provider-tools.ts';
+import { checkToolLimit, GEMINI_TOOL_LIMIT } from '../shared/tool-limit.ts';
 import { geminiContentsToMessages } from './contents.ts';
 import { geminiTools, isCallableTool, toDeclaration } from './tools.ts';
 
@@ -24,11 +24,7 @@ export type GeminiExposure = 'bridge' | 'tools';
 const EXPOSURES: readonly GeminiExposure[] = ['bridge', 'tools'];
 
 /** Options shared by `prepareGeminiRequest` and `answerGeminiFunctionCall`: pass the same to both. */
-export interface GeminiOptions {
-  readonly sessionId: string;
-  readonly enabledGroups?: readonly string[] | undefined;
-  /** Groups of the tools, by name. */
-  readonly groupOf?: GroupOf | undefined;
+export interface GeminiOptions extends AdapterOptions<GeminiExposure> {
   /**
    * 'bridge' (default): `search_tools`, `call_tool` and the direct tools, byte-identical all session.
    * 'tools': `search_tools`, the direct tools and the tools found so far, which grows at each discovery.
@@ -36,8 +32,6 @@ export interface GeminiOptions {
   readonly exposure?: GeminiExposure | undefined;
   /** 'tools' mode only: search results without parameter schemas, which the next round's declarations carry. */
   readonly searchResults?: SearchResultsMode | undefined;
-  /** What a call of a tool the model has not been shown gets: a hint to search (default), or the definition. */
-  readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
 }
 
 /** The part of `generateContent` parameters (or `chats.create` ones) the layer reads and rewrites. */
@@ -60,15 +54,8 @@ export function exposureOf(options: GeminiOptions): GeminiExposure {
 }
 
 /** The core's context for a round of this session. */
-export function coreContext(options: GeminiOptions, tools: readonly Tool[]): SearchContext {
-  return {
-    sessionId: options.sessionId,
-    tools,
-    enabledGroups: options.enabledGroups,
-    exposure: exposureOf(options),
-    ...(options.searchResults !== undefined && { searchResults: options.searchResults }),
-  };
-}
+export const coreContext = (options: GeminiOptions, tools: readonly Tool[]): SearchContext =>
+  sessionContext(options, tools, exposureOf(options), options.searchResults);
 
 // One tools entry per distinct list of declarations, so 'bridge' sends the very same object every round.
 const entries = new WeakMap<

@@ -8,7 +8,8 @@ import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { Tool } from '../../base/types.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { type GroupOf, outputText } from '../provider-tools.ts';
+import type { AdapterOptions } from '../shared/options.ts';
+import { outputText } from '../shared/provider-tools.ts';
 import { type LangChainMessageLike, layerMessages } from './messages.ts';
 import { convertTools, type LangChainToolLike, metaTool } from './tools.ts';
 
@@ -18,7 +19,7 @@ export interface RunInfo {
 }
 
 /** The options of `toolSearchMiddleware`. */
-export interface ToolSearchMiddlewareOptions {
+export interface ToolSearchMiddlewareOptions extends Pick<AdapterOptions<'bridge' | 'tools'>, 'groupOf'> {
   /**
    * 'bridge' (default): `search_tools` and `call_tool` (and the direct tools), the same tools every model call, so
    * a provider's prompt cache holds. 'tools': `search_tools`, the direct tools and the tools this thread found.
@@ -28,8 +29,6 @@ export interface ToolSearchMiddlewareOptions {
   readonly sessionId?: (run: RunInfo) => string | undefined;
   /** The groups enabled for a run (a tool with groups is visible only when one is enabled). Default: all visible. */
   readonly enabledGroups?: readonly string[] | ((run: RunInfo) => readonly string[] | undefined);
-  /** Names a tool's group or groups (an MCP server, a toolset). */
-  readonly groupOf?: GroupOf;
 }
 
 interface Round {

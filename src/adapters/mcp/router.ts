@@ -3,11 +3,11 @@
 import { ToolSearchError } from '../../base/errors.ts';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { Message } from '../../base/types.ts';
-import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
 import type { Exposure } from '../../exposure/mode.ts';
-import { createCallMemory, fromLast } from '../call-memory.ts';
+import { createCallMemory, fromLast } from '../shared/call-memory.ts';
+import type { AdapterOptions } from '../shared/options.ts';
 import type { McpCatalogue, McpTool } from './catalogue.ts';
 import type { McpCallToolResult, McpRequestOptions, McpToolAnnotations } from './types.ts';
 
@@ -47,9 +47,7 @@ export interface McpRouter {
 }
 
 /** How the router exposes the catalogue, and answers calls of tools the model was never shown. */
-export interface McpRouterOptions {
-  /** Default 'hint'. */
-  readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
+export interface McpRouterOptions extends Pick<AdapterOptions<Exposure>, 'onUndiscoveredCall'> {
   /**
    * 'bridge': the model gets a constant tools block (`search_tools`, `call_tool`) and calls what it found through
    * `call_tool`, so the prompt prefix never changes; 'tools': found tools join the tools block. Default: the layer's

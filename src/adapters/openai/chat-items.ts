@@ -2,8 +2,8 @@
 // converted to and from the layer's shapes.
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Message, Tool, ToolCall } from '../../base/types.ts';
-import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '../provider-tools.ts';
+import type { GroupOf } from '../shared/options.ts';
+import { definitionCache, layerTool, strictSearchParameters, toolConverter } from '../shared/provider-tools.ts';
 
 /** Converts a request's tools for the layer, once per tool object. Every function tool is the layer's, one
  * without a usable name included: the layer skips it, so it is never sent. */
@@ -27,32 +27,22 @@ export function chatToolsToTools(tools: readonly ChatCompletionTool[], groupOf?:
   return convertChatTools(tools, groupOf).tools;
 }
 
-const chatDefinitions = new WeakMap<Tool, ChatCompletionTool>();
-const strictDefinitions = new WeakMap<Tool, ChatCompletionTool>();
-
 /** A layer tool as a Chat Completions function tool (built once per tool object); `strict` applies to `search_tools` only. */
-export function toolToChatTool(tool: Tool, strictSearch = false): ChatCompletionTool {
-  const strict = strictSearch && tool.name === SEARCH_TOOL_NAME;
-  const cache = strict ? strictDefinitions : chatDefinitions;
-  let definition = cache.get(tool);
-  if (!definition) {
-    definition = {
-      type: 'function',
-      function: {
-        name: tool.name,
-        ...(tool.description !== undefined && { description: tool.description }),
-        ...(strict
-          ? { parameters: strictSearchParameters(tool), strict: true }
-          : tool.parameters && { parameters: tool.parameters }),
-      },
-    };
-    cache.set(tool, definition);
-  }
-  return definition;
-}
+export const toolToChatTool: (tool: Tool, strictSearch?: boolean) => ChatCompletionTool = definitionCache(
+  (tool, strict): ChatCompletionTool => ({
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description !== undefined && { description: tool.description }),
+      ...(strict
+        ? { parameters: strictSearchParameters(tool), strict: true }
+        : tool.parameters && { parameters: tool.parameters }),
+    },
+  }),
+);
 
 /** The text of a message content: a string, or the text parts joined. */
-function contentText(content: unknown): string | null {
+export function contentText(content: unknown): string | null {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return null;
   return content

@@ -7,10 +7,10 @@ import type {
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
 import type { Tool } from '../../base/types.ts';
-import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
-import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../tool-limit.ts';
+import { type AdapterOptions, type ProviderOptions, sessionContext } from '../shared/options.ts';
+import { type ExecuteTool, routeCall, uniqueTools } from '../shared/provider-tools.ts';
+import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../shared/tool-limit.ts';
 import { chatMessagesToMessages, chatToolName, convertChatTools, toolToChatTool } from './chat-items.ts';
 import type { PreparedBody } from './prepared.ts';
 
@@ -36,11 +36,9 @@ export interface PrepareChatCompletionOptions extends ProviderOptions<ChatExposu
 }
 
 /** Options of `answerChatToolCall`: the same session and catalogue as `prepareChatCompletion` got. */
-export interface AnswerChatToolCallOptions extends ProviderOptions<ChatExposure> {
+export interface AnswerChatToolCallOptions extends AdapterOptions<ChatExposure> {
   /** Every tool of the round, as passed to `prepareChatCompletion` in `body.tools`. */
   readonly tools: readonly ChatCompletionTool[];
-  /** What a call of a tool the model has not been shown gets: a hint to search (default), or the definition. */
-  readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
   /** Runs a tool the model may call; never called for `search_tools` or an undiscovered tool. */
   readonly execute: ExecuteTool<ChatCompletionTool>;
 }
@@ -89,27 +87,12 @@ export async function answerChatToolCall(
     layer,
     coreContext(options, converted.tools),
     { name, arguments: args },
-    {
-      onUndiscoveredCall: options.onUndiscoveredCall,
-      original: converted.original,
-      execute: options.execute,
-      passthrough: (name) => converted.passthrough.find((tool) => tool.type === 'custom' && tool.custom.name === name),
-    },
+    { ...options, converted, nameOf: chatToolName },
   );
   const content = routed.kind === 'executed' ? routed.output : JSON.stringify(routed.result);
   return { role: 'tool', tool_call_id: call.id, content };
 }
 
 /** The core's context for a round: the adapter's exposure (default 'bridge') passed per call, so any layer works. */
-function coreContext(
-  options: PrepareChatCompletionOptions | AnswerChatToolCallOptions,
-  tools: readonly Tool[],
-): SearchContext {
-  return {
-    sessionId: options.sessionId,
-    tools,
-    enabledGroups: options.enabledGroups,
-    exposure: options.exposure ?? 'bridge',
-    ...(options.searchResults !== undefined && { searchResults: options.searchResults }),
-  };
-}
+const coreContext = (options: ProviderOptions<ChatExposure>, tools: readonly Tool[]): SearchContext =>
+  sessionContext(options, tools, options.exposure ?? 'bridge', options.searchResults);

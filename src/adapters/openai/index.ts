@@ -1,9 +1,10 @@
 // tool-search-layer/openai: the layer for OpenAI's Chat Completions and Responses APIs.
 
-export type { ToolCallDisplay } from '../display.ts';
-export { displayToolCall } from '../display.ts';
-export type { ExecuteTool, GroupOf, ToolExecution } from '../provider-tools.ts';
-export { strictSearchParameters } from '../provider-tools.ts';
+export type { ToolCallDisplay } from '../shared/display.ts';
+export { displayToolCall } from '../shared/display.ts';
+export type { GroupOf } from '../shared/options.ts';
+export type { ExecuteTool, ToolExecution } from '../shared/provider-tools.ts';
+export { strictSearchParameters } from '../shared/provider-tools.ts';
 export type {
   AnswerChatToolCallOptions,
   ChatCompletionBody,

@@ -8,7 +8,9 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { Message, Tool } from '../../base/types.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { type GroupOf, layerTool, strictSearchParameters, toolConverter } from '../provider-tools.ts';
+import type { GroupOf } from '../shared/options.ts';
+import { definitionCache, layerTool, strictSearchParameters, toolConverter } from '../shared/provider-tools.ts';
+import { contentText } from './chat-items.ts';
 
 /** Converts a request's tools for the layer, once per tool object. */
 export const convertResponsesTools: ReturnType<typeof toolConverter<ResponsesTool>> = toolConverter<ResponsesTool>(
@@ -31,32 +33,16 @@ export function responsesToolsToTools(tools: readonly ResponsesTool[], groupOf?:
   return convertResponsesTools(tools, groupOf).tools;
 }
 
-const definitions = new WeakMap<Tool, FunctionTool>();
-const strictDefinitions = new WeakMap<Tool, FunctionTool>();
-
 /** A layer tool as a Responses function tool (built once per tool object); `strict` applies to `search_tools` only. */
-export function toolToResponsesTool(tool: Tool, strictSearch = false): FunctionTool {
-  const strict = strictSearch && tool.name === SEARCH_TOOL_NAME;
-  const cache = strict ? strictDefinitions : definitions;
-  let definition = cache.get(tool);
-  if (!definition) {
-    definition = {
-      type: 'function',
-      name: tool.name,
-      ...(tool.description !== undefined && { description: tool.description }),
-      parameters: strict ? strictSearchParameters(tool) : (tool.parameters ?? null),
-      strict,
-    };
-    cache.set(tool, definition);
-  }
-  return definition;
-}
-
-function contentText(content: unknown): string | null {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return null;
-  return content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('');
-}
+export const toolToResponsesTool: (tool: Tool, strictSearch?: boolean) => FunctionTool = definitionCache(
+  (tool, strict): FunctionTool => ({
+    type: 'function',
+    name: tool.name,
+    ...(tool.description !== undefined && { description: tool.description }),
+    parameters: strict ? strictSearchParameters(tool) : (tool.parameters ?? null),
+    strict,
+  }),
+);
 
 /** The tool names a `tool_search_output` loads, namespace members included. */
 function loadedNames(tools: unknown): { name: string }[] {

@@ -8,10 +8,10 @@ import type {
   ResponseToolSearchCall,
 } from 'openai/resources/responses/responses';
 import { ToolSearchError } from '../../base/errors.ts';
-import type { UndiscoveredCallMode } from '../../core/calls.ts';
 import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
-import { type ExecuteTool, type ProviderOptions, routeCall, uniqueTools } from '../provider-tools.ts';
-import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../tool-limit.ts';
+import { type AdapterOptions, type ProviderOptions, sessionContext } from '../shared/options.ts';
+import { type ExecuteTool, routeCall, uniqueTools } from '../shared/provider-tools.ts';
+import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../shared/tool-limit.ts';
 import { rememberCalls, roundHistory } from './chain.ts';
 import { type DescribeGroup, nativePlan } from './native.ts';
 import { answerToolSearch, loadItems } from './native-answer.ts';
@@ -54,11 +54,9 @@ export interface ResponsesOptions extends ProviderOptions<ResponsesExposure> {
 }
 
 /** Options of `answerResponseToolCall`: those of `prepareResponse`, plus the catalogue and the executor. */
-export interface AnswerResponseToolCallOptions extends ResponsesOptions {
+export interface AnswerResponseToolCallOptions extends ResponsesOptions, AdapterOptions<ResponsesExposure> {
   /** Every tool of the round, as passed to `prepareResponse` in `body.tools`. */
   readonly tools: readonly ResponsesTool[];
-  /** What a call of a tool the model has not been shown gets: a hint to search (default), or the definition. */
-  readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
   /** Runs a tool the model may call; never called for the search or an undiscovered tool. */
   readonly execute: ExecuteTool<ResponsesTool>;
 }
@@ -85,13 +83,8 @@ function exposureOf(options: ResponsesOptions): ResponsesExposure {
 /** The core's context: native mode runs the core's 'tools' mode, whose store and history reading it shares. */
 function coreContext(options: ResponsesOptions, tools: SearchContext['tools']): SearchContext {
   const exposure = exposureOf(options);
-  return {
-    sessionId: options.sessionId,
-    tools,
-    enabledGroups: options.enabledGroups,
-    exposure: exposure === 'native' ? 'tools' : exposure,
-    ...(options.searchResults !== undefined && exposure !== 'native' && { searchResults: options.searchResults }),
-  };
+  if (exposure !== 'native') return sessionContext(options, tools, exposure, options.searchResults);
+  return sessionContext(options, tools, 'tools', undefined);
 }
 
 /**
@@ -150,12 +143,7 @@ export async function answerResponseToolCall(
     layer,
     context,
     { name: item.name, arguments: item.arguments },
-    {
-      onUndiscoveredCall: options.onUndiscoveredCall,
-      original: converted.original,
-      execute: options.execute,
-      passthrough: (name) => converted.passthrough.find((tool) => responsesToolName(tool) === name),
-    },
+    { ...options, converted, nameOf: responsesToolName },
   );
   const output = routed.kind === 'executed' ? routed.output : JSON.stringify(routed.result);
   const items: ResponseInputItem[] = [{ type: 'function_call_output', call_id: item.call_id, output }];

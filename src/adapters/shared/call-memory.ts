@@ -2,9 +2,9 @@
 // `previous_response_id`, an MCP host that passes no messages): just what learning reads, bounded per session and
 // per memory.
 
-import { bridgedName, CALL_TOOL_NAME } from '../base/names.ts';
-import type { Message } from '../base/types.ts';
-import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
+import { bridgedName, CALL_TOOL_NAME } from '../../base/names.ts';
+import type { Message } from '../../base/types.ts';
+import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 
 /** Sessions remembered, the least recently used forgotten first. */
 const SESSIONS_KEPT = 1000;

@@ -1,33 +1,16 @@
-// What the OpenAI and Anthropic adapters share: the provider-to-layer tool cache, the strict search
-// schema, and the routing of one tool call (search, corrective result, or execution).
+// What the provider adapters share: the provider-to-layer tool cache, the strict search schema, and the routing of
+// one tool call (search, corrective result, or execution).
 
-import { ToolSearchError } from '../base/errors.ts';
-import { CALL_TOOL_NAME } from '../base/names.ts';
-import type { JsonSchema, Tool } from '../base/types.ts';
-import type { CallCheck, UndiscoveredCallMode, UndiscoveredCallResult } from '../core/calls.ts';
-import type { SearchContext, ToolSearch } from '../core/create-tool-search.ts';
-import type { SearchErrorResult, SearchResult } from '../core/search-tool.ts';
-import { SEARCH_TOOL_NAME } from '../core/search-tool.ts';
-import type { CallRefusal } from '../exposure/call-tool.ts';
-import type { CompactSearchResult } from '../exposure/compact.ts';
-import type { SearchResultsMode } from '../exposure/mode.ts';
-
-/** Names a tool's group or groups (an MCP server, a toolset); provider tool objects have no field for it. */
-export type GroupOf = (name: string) => string | readonly string[] | undefined;
-
-/** The options every provider adapter takes, declared once: the session, its groups, and the exposure mode. */
-export interface ProviderOptions<E extends string> {
-  /** The conversation: its discovered set is kept under this id. */
-  readonly sessionId: string;
-  /** The groups enabled this round: a tool in none of them is hidden. Omitted: every tool is visible. */
-  readonly enabledGroups?: readonly string[] | undefined;
-  /** Groups of the tools, by name. */
-  readonly groupOf?: GroupOf | undefined;
-  /** How the layer's tools reach the model; each adapter's options say its modes and its default. */
-  readonly exposure?: E | undefined;
-  /** 'compact': search results with a one-line parameter summary where the definition reaches the model anyway. Default 'full'. */
-  readonly searchResults?: SearchResultsMode | undefined;
-}
+import { ToolSearchError } from '../../base/errors.ts';
+import { CALL_TOOL_NAME } from '../../base/names.ts';
+import type { JsonSchema, Tool } from '../../base/types.ts';
+import type { CallCheck, UndiscoveredCallResult } from '../../core/calls.ts';
+import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import type { SearchErrorResult, SearchResult } from '../../core/search-tool.ts';
+import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { CallRefusal } from '../../exposure/call-tool.ts';
+import type { CompactSearchResult } from '../../exposure/compact.ts';
+import type { AdapterOptions, GroupOf } from './options.ts';
 
 /** What a tool executor receives: the call's name, its parsed arguments, and the caller's own tool object. */
 export interface ToolExecution<P> {
@@ -132,6 +115,28 @@ export function strictSearchParameters(searchTool: Tool): JsonSchema {
   return schema;
 }
 
+/**
+ * A layer tool as a provider's function tool, built once per tool object (a strict `search_tools` apart, since the
+ * strict schema applies to it only), so a round sends the same objects as the round before.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function definitionCache<D>(
+  build: (tool: Tool, strict: boolean) => D,
+): (tool: Tool, strictSearch?: boolean) => D {
+  const plain = new WeakMap<Tool, D>();
+  const strictOnes = new WeakMap<Tool, D>();
+  return (tool, strictSearch = false) => {
+    const strict = strictSearch && tool.name === SEARCH_TOOL_NAME;
+    const cache = strict ? strictOnes : plain;
+    let definition = cache.get(tool);
+    if (definition === undefined) {
+      definition = build(tool, strict);
+      cache.set(tool, definition);
+    }
+    return definition;
+  };
+}
+
 /** The outcome of one tool call, before it is put in the provider's shape. */
 export type RoutedCall =
   | { readonly kind: 'search'; readonly result: SearchResult | CompactSearchResult | SearchErrorResult }
@@ -154,6 +159,15 @@ export function outputText(output: unknown): string {
   return JSON.stringify(output) ?? '';
 }
 
+/** What routing a call needs of an adapter's answer helper: its options and the round's tools. */
+export interface Routing<P> extends Pick<AdapterOptions<string>, 'onUndiscoveredCall'> {
+  readonly execute?: ExecuteTool<P> | undefined;
+  /** The round's tools: the layer's, the way back to the caller's objects, and those the layer does not manage. */
+  readonly converted: ConvertedTools<P>;
+  /** A caller's tool's name, to find a call of a tool the layer does not manage (always sent, executed as it is). */
+  readonly nameOf: (tool: P) => unknown;
+}
+
 /**
  * Routes one tool call: `search_tools` to `layer.search`; `call_tool` (the bridge) to `layer.callTool`, running the
  * tool it names with the model's arguments unchanged; any other name through `layer.checkCall`, executing it only
@@ -163,20 +177,14 @@ export async function routeCall<P>(
   layer: ToolSearch,
   context: SearchContext,
   call: { readonly name: string; readonly arguments: unknown },
-  options: {
-    readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
-    readonly original: (tool: Tool) => P | undefined;
-    readonly execute?: ExecuteTool<P> | undefined;
-    /** The caller's tools the layer does not manage (always sent), by name. */
-    readonly passthrough?: ((name: string) => P | undefined) | undefined;
-  },
+  options: Routing<P>,
 ): Promise<RoutedCall> {
   if (call.name === SEARCH_TOOL_NAME) {
     return { kind: 'search', result: await layer.search(context, call.arguments) };
   }
   const own = context.tools.some((tool) => tool.name === call.name);
   if (call.name === CALL_TOOL_NAME && !own) return bridged(layer, context, call.arguments, options);
-  const unmanaged = options.passthrough?.(call.name);
+  const unmanaged = options.converted.passthrough.find((tool) => options.nameOf(tool) === call.name);
   if (unmanaged !== undefined && !own) {
     return execute(options.execute, call, unmanaged);
   }
@@ -187,7 +195,7 @@ export async function routeCall<P>(
   );
   if (!check.ok) return { kind: 'corrective', result: check.result };
   const tool = context.tools.find((t) => t.name === call.name);
-  return execute(options.execute, call, tool && options.original(tool));
+  return execute(options.execute, call, tool && options.converted.original(tool));
 }
 
 /**
@@ -210,11 +218,7 @@ async function bridged<P>(
   layer: ToolSearch,
   context: SearchContext,
   args: unknown,
-  options: {
-    readonly onUndiscoveredCall?: UndiscoveredCallMode | undefined;
-    readonly original: (tool: Tool) => P | undefined;
-    readonly execute?: ExecuteTool<P> | undefined;
-  },
+  options: Routing<P>,
 ): Promise<RoutedCall> {
   const checked = await layer.callTool(
     context,
@@ -223,7 +227,7 @@ async function bridged<P>(
   );
   if (!checked.ok) return { kind: 'corrective', result: checked.result };
   const run = options.execute;
-  const tool = options.original(checked.tool);
+  const tool = options.converted.original(checked.tool);
   if (!run || tool === undefined) {
     throw new ToolSearchError(`no executor for the tool call "${checked.name}": pass execute, or answer it yourself`);
   }
