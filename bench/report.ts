@@ -229,7 +229,8 @@ function searchToolTable(rows: SearchToolRow[]): Table {
   };
 }
 
-function sizeTable(rows: SizeRow[]): Table {
+/** The bundle size table (also used alone to refresh docs/benchmark.md's size section). */
+export function sizeTable(rows: SizeRow[]): Table {
   return {
     title: 'Bundle size per entry point',
     columns: ['entry', 'file', 'min', 'min+gzip', 'min+brotli', 'added to the core (min+brotli)', 'target'],
@@ -243,8 +244,8 @@ function sizeTable(rows: SizeRow[]): Table {
       r.entry === '.' ? `${r.brotliBytes <= CORE_SIZE_LIMIT ? 'ok' : 'OVER'} (<= ${kb(CORE_SIZE_LIMIT)})` : '',
     ]),
     notes: [
-      'Each package.json export bundled with its dependencies by esbuild (ESM, browser platform, minified), then gzip -9 and brotli quality 11 (node:zlib); 1 KB = 1,024 bytes.',
-      "'. + x (loaded when used)': a chunk the core imports only when an option or a rare path needs it (stored: the `semantic` option's ranker and its vectors in the store; zh: `locale: 'zh'`; calls: the answer to a call of a tool the model was not shown); the core's row leaves them out, each row is that chunk's cost on top.",
+      'Each package.json export bundled with its dependencies by esbuild (ESM, platform neutral, minified, split at dynamic imports): the entry and every chunk it imports statically, concatenated, then gzip -9 and brotli quality 11 (node:zlib); 1 KB = 1,024 bytes.',
+      "'. + x (loaded when used)': a chunk the core imports only when a search, an option or a rare path needs it (search-run: the search's run and the lexical index, with the first search; semantic-stored: the `semantic` option's ranker and its vectors in the store; zh: `locale: 'zh'`; calls: the answer to a call of a tool the model was not shown); the core's row leaves them out, the search-run row is its cost on top of the core, and each other row its cost on top of the core and the search's code (a layer that learns, ranks semantically or refuses a call also searches).",
       "Peer dependencies (ai, openai, @anthropic-ai/sdk, workers types) stay external: an app using one of those adapters has its framework already. The MCP entry imports no MCP SDK (an Agents app has only the v2 client), so nothing of it is left out. 'Added to the core': the entry and the core bundled together, less the core alone, which is what an app that already has the core pays (they share valibot and the core's code).",
     ],
   };

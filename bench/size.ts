@@ -39,6 +39,9 @@ function sizesOf(code: Uint8Array): Sizes {
   };
 }
 
+/** The chunk a layer loads with its first search: the other lazy rows are counted on top of it. */
+const SEARCH_CHUNK = 'search-run';
+
 /** A chunk loaded only through a dynamic import, named by the source module that holds most of it. */
 interface LazyChunk {
   readonly name: string;
@@ -117,16 +120,25 @@ async function bundle(entry: string, external: string[]): Promise<Bundle> {
     return from !== undefined && resolve(from) === resolve(entry);
   }) as string;
   const loaded = closure(meta, main, new Set());
-  const lazy: LazyChunk[] = [];
+  const dynamic: { path: string; name: string }[] = [];
   for (const path of loaded)
     for (const i of meta.outputs[path]?.imports ?? []) {
       if (i.kind !== 'dynamic-import' || i.external || loaded.has(i.path)) continue;
-      const own = [...closure(meta, i.path, new Set())].filter((p) => !loaded.has(p));
-      // Named by the module the import loads (its chunk's entry), else by the module that fills most of it.
+      // Named by the module the import loads (its chunk's entry).
       const entry = meta.outputs[i.path]?.entryPoint;
       const name = entry ? (entry.split('/').pop() as string).replace(/\.[jt]s$/, '').replace(/-[\w-]{8}$/, '') : '';
-      lazy.push({ name: name || labelOf(meta, own), sizes: sizesOf(concat(own.map(file))) });
+      dynamic.push({ path: i.path, name });
     }
+  // Every layer that learns, ranks semantically or answers a refused call also searches: the search's own chunk is
+  // counted once, in its row, and the other rows are what they add on top of the core and it.
+  const search = dynamic.find((d) => d.name === SEARCH_CHUNK);
+  const searched = search ? closure(meta, search.path, new Set(loaded)) : loaded;
+  const lazy: LazyChunk[] = [];
+  for (const { path, name } of dynamic) {
+    const before = path === search?.path ? loaded : searched;
+    const own = [...closure(meta, path, new Set())].filter((p) => !before.has(p));
+    lazy.push({ name: name || labelOf(meta, own), sizes: sizesOf(concat(own.map(file))) });
+  }
   return { eager: sizesOf(concat([...loaded].map(file))), lazy };
 }
 

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import type { Tool } from '../base/types.ts';
 import { asKeyword, type RankResult, rankTools } from '../search/index.ts';
-import type { Catalogue } from './catalogue.ts';
+import type { Catalogue } from './catalogue-types.ts';
 import { type SearchErrorResult, type SearchResult, toFoundTool } from './search-tool.ts';
 import { format, type Texts } from './texts.ts';
 

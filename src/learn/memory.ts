@@ -181,8 +181,8 @@ export function createMemoryIndex(): MemoryIndex {
   }
 
   /**
-   * The past requests most similar to `terms` (up to CANDIDATES found by its rarest terms, and a few more that the
-   * last term found), by cosine over IDF-weighted term sets, and the largest similarity.
+   * The past requests most similar to `terms` (those its rarest terms find until CANDIDATES are found, the term that
+   * passes the bound adding all it holds), by cosine over IDF-weighted term sets, and the largest similarity.
    */
   function similar(terms: readonly number[]): { found: number[]; sims: Float64Array; nearest: number } | undefined {
     const live = entries.length - dead;
