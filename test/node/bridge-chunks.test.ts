@@ -51,7 +51,7 @@ describe('bridge chunks', () => {
     expect(eager).toMatch(/import\(["']\.\/chunks\/call-tool-/);
   });
 
-  it('measures the core entry without its lazy chunks', { timeout: 30_000 }, async () => {
+  it('measures the core entry without its lazy chunks', { timeout: 120_000 }, async () => {
     const rows = await measureSize(`${root}/package.json`);
     const core = rows.find((row) => row.entry === '.');
     expect(core?.minBytes).toBeLessThan((await bundled('dist/index.js', true)).length);
