@@ -4,7 +4,6 @@
 import type { Message } from '../base/types.ts';
 import type { Catalogue } from '../core/catalogue.ts';
 import type { DiscoveredRecord } from '../core/discovered.ts';
-import type { LearnedCredit } from '../core/layer.ts';
 import { guardShared } from '../core/shared-guard.ts';
 import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
@@ -35,6 +34,14 @@ import {
 } from './table.ts';
 
 type Warn = (message: string) => void;
+
+/** One learned (tool, term) pair: the summed credit and the sessions that gave it, both faded to now. */
+export interface LearnedCredit {
+  readonly tool: string;
+  readonly term: string;
+  readonly credit: number;
+  readonly sessions: number;
+}
 
 /** Ranks a search: the top `take`, and when `members` is given, every tool of the result set marked in it. */
 export type BaseRank = (take: number, members?: Uint8Array) => RankResult | Promise<RankResult>;
