@@ -5,9 +5,9 @@ import { CALL_TOOL_NAME } from '../base/names.ts';
 import type { Tool } from '../base/types.ts';
 import type { Catalogue, CatalogueInfo } from '../core/catalogue.ts';
 import { namesList } from '../core/names-list.ts';
-import type { ResolvedOptions } from '../core/options.ts';
 import { listedTools } from '../core/prepare.ts';
 import { searchToolDefinition } from '../core/search-tool.ts';
+import type { ExposureSettings } from './mode.ts';
 import { type BridgeTexts, textsWith } from './texts.ts';
 
 /** One tools block and what it names: the tools it lists by name and the direct tools it carries. */
@@ -47,7 +47,7 @@ export function callToolDefinition(texts: BridgeTexts): Tool {
 }
 
 /** Creates the block source of a layer: one block object per catalogue and group set, one search tool per names list. */
-export function createBlocks(options: ResolvedOptions, bridge: BridgeTexts, semantic: boolean): BlockOf {
+export function createBlocks(options: ExposureSettings, bridge: BridgeTexts, semantic: boolean): BlockOf {
   const callTool = callToolDefinition(bridge);
   // Read when a block is built (the layer's texts are complete by then: prepare waits for its locale).
   const searchTexts = textsWith(options.texts, () => ({ description: bridge.bridgeDescription }));

@@ -3,9 +3,9 @@
 
 import type { Tool } from '../base/types.ts';
 import type { Catalogue, CatalogueInfo } from '../core/catalogue.ts';
-import type { ResolvedOptions } from '../core/options.ts';
 import type { Texts } from '../core/texts.ts';
 import { type Block, createBlocks, sameBytes, sameDirect, stillSafe } from './blocks.ts';
+import type { ExposureSettings } from './mode.ts';
 import { type BridgeTexts, bridgeTexts, textsWith } from './texts.ts';
 
 /** A session's block, and the catalogue and groups it was last checked against. */
@@ -28,7 +28,7 @@ export interface Bridge {
 }
 
 /** Creates the bridge of a layer (one per layer, made when it is first used). */
-export function createBridge(options: ResolvedOptions, semantic: boolean): Bridge {
+export function createBridge(options: ExposureSettings, semantic: boolean): Bridge {
   const texts = bridgeTexts(options.texts, options.locale);
   const blockOf = createBlocks(options, texts, semantic);
   const sessions = new Map<string, Pinned>();

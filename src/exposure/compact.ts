@@ -2,9 +2,9 @@
 // anyway, so a search shows a one-line parameter summary instead of paying for the schema twice.
 
 import type { JsonSchema } from '../base/types.ts';
-import type { ResolvedOptions } from '../core/options.ts';
 import type { FoundTool, SearchResult } from '../core/search-tool.ts';
 import type { Texts } from '../core/texts.ts';
+import type { ExposureSettings } from './mode.ts';
 import { bridgeTexts, textsWith } from './texts.ts';
 
 /** A tool as a compact search returns it: `parameters` is a one-line summary such as `city: string, days?: integer`. */
@@ -21,10 +21,10 @@ export interface CompactSearchResult extends Omit<SearchResult, 'tools'> {
 const SUMMARY_CHARS = 240;
 const ENUM_SHOWN = 5;
 
-const textsByLayer = new WeakMap<ResolvedOptions, () => Texts>();
+const textsByLayer = new WeakMap<ExposureSettings, () => Texts>();
 
 /** A layer's texts for compact searches: the hint says the definitions come with the next step. */
-export function compactTexts(options: ResolvedOptions): Texts {
+export function compactTexts(options: ExposureSettings): Texts {
   let texts = textsByLayer.get(options);
   if (!texts) {
     const hint = bridgeTexts(options.texts, options.locale).compactHintFound;

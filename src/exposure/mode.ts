@@ -2,6 +2,7 @@
 // Everything else of the bridge (its tools, callTool, the validator, compact results) loads on first use.
 import * as v from 'valibot';
 import { ToolSearchError } from '../base/errors.ts';
+import type { Texts } from '../core/texts.ts';
 
 /** What `prepare` sends: 'tools' (discovered tools join the tools block) or 'bridge' (a constant block, SPEC 11). */
 export type Exposure = 'tools' | 'bridge';
@@ -13,6 +14,18 @@ export type SearchResultsMode = 'full' | 'compact';
 export interface ExposureContext {
   readonly exposure?: Exposure | undefined;
   readonly searchResults?: SearchResultsMode | undefined;
+}
+
+/**
+ * The few of the layer's resolved options that the exposure modes read (the texts, the locale for the bridge's own
+ * words, and what the names list shows), so that they depend on these fields and not on the whole option set.
+ */
+export interface ExposureSettings {
+  readonly texts: Texts;
+  readonly locale: 'en' | 'zh';
+  readonly showToolNames: boolean;
+  readonly toolNamesBudget: number;
+  readonly alwaysDirectTools: readonly string[];
 }
 
 const EXPOSURES = ['tools', 'bridge'] as const;

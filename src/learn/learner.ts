@@ -4,7 +4,6 @@
 import type { Message } from '../base/types.ts';
 import type { Catalogue } from '../core/catalogue.ts';
 import type { DiscoveredRecord } from '../core/discovered.ts';
-import type { LearnedCredit } from '../core/layer.ts';
 import { guardShared } from '../core/shared-guard.ts';
 import type { RankResult } from '../search/index.ts';
 import type { DiscoveredStore } from '../stores/store.ts';
@@ -23,6 +22,14 @@ import { fade, readShard, SHARDS, type Shard, shardKey } from './table.ts';
 import { createTableReader } from './table-reader.ts';
 
 type Warn = (message: string) => void;
+
+/** One learned (tool, term) pair: the summed credit and the sessions that gave it, both faded to now. */
+export interface LearnedCredit {
+  readonly tool: string;
+  readonly term: string;
+  readonly credit: number;
+  readonly sessions: number;
+}
 
 /** One round's learning: a change to fold into the session's record, then the credit it found to commit. */
 export interface RoundLearning {

@@ -2,8 +2,8 @@
 import type { Tool as AiTool, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { ToolSearchError } from '../../base/errors.ts';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { ToolSearch } from '../../layer/create-tool-search.ts';
 import type { AdapterOptions } from '../shared/options.ts';
 
 /**

@@ -9,8 +9,8 @@ import {
 } from 'ai';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { Tool } from '../../base/types.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { ToolSearch } from '../../layer/create-tool-search.ts';
 import { rerouteToBridge } from './bridge.ts';
 import { referTo, searchModelOutput } from './native.ts';
 import type { AdapterSession } from './session.ts';

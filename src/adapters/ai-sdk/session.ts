@@ -2,10 +2,10 @@
 import type { Tool as AiTool } from 'ai';
 import type { Tool } from '../../base/types.ts';
 import type { UndiscoveredCallMode, UndiscoveredCallResult } from '../../core/calls.ts';
-import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { toFoundTool } from '../../core/search-tool.ts';
 import { format } from '../../core/texts.ts';
 import type { Exposure } from '../../exposure/mode.ts';
+import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
 import type { AdapterOptions } from '../shared/options.ts';
 import type { AnyTool, StepCatalogue } from './catalogue.ts';
 

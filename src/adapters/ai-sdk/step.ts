@@ -3,8 +3,8 @@
 import type { ModelMessage } from 'ai';
 import type { Tool } from '../../base/types.ts';
 import { inspect } from '../../core/catalogue.ts';
-import type { PrepareResult } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { PrepareResult } from '../../layer/create-tool-search.ts';
 import type { AdapterOptions } from '../shared/options.ts';
 import type { AnyTool } from './catalogue.ts';
 import { readMessages } from './messages.ts';

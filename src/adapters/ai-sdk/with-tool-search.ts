@@ -1,8 +1,8 @@
 // The AI SDK (`ai` v7) adapter: a tool set with the layer's tools, and a prepareStep that sends what the exposure says.
 import type { Tool as AiTool, ToolSet } from 'ai';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/search-tool.ts';
+import type { ToolSearch } from '../../layer/create-tool-search.ts';
 import { bridgeTool } from './bridge.ts';
 import { type AnyTool, createStepCatalogue } from './catalogue.ts';
 import { openAiToolSearch } from './native.ts';

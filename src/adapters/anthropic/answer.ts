@@ -10,8 +10,8 @@ import type {
 import { ToolSearchError } from '../../base/errors.ts';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
 import { visibility } from '../../core/catalogue.ts';
-import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
 import type { AdapterOptions } from '../shared/options.ts';
 import {
   type ConvertedTools,

@@ -5,8 +5,8 @@
 import type { Tool as AnthropicTool, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Tool } from '../../base/types.ts';
 import { visibility } from '../../core/catalogue.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
+import type { ToolSearch } from '../../layer/create-tool-search.ts';
 import type { ConvertedTools } from '../shared/provider-tools.ts';
 import { type AnthropicMessage, serverSearchResults, toolToAnthropicTool } from './messages.ts';
 

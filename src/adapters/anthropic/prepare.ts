@@ -4,7 +4,7 @@
 import type { ToolReferenceBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import { ToolSearchError } from '../../base/errors.ts';
 import type { Tool } from '../../base/types.ts';
-import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
 import { type ProviderOptions, sessionContext } from '../shared/options.ts';
 import { type ConvertedTools, uniqueTools } from '../shared/provider-tools.ts';
 import { ANTHROPIC_SEARCH_LIMIT, checkToolLimit } from '../shared/tool-limit.ts';

@@ -10,8 +10,8 @@ import type {
 } from '@google/genai';
 import { ToolSearchError } from '../../base/errors.ts';
 import type { Tool } from '../../base/types.ts';
-import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
+import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
 import { type AdapterOptions, sessionContext } from '../shared/options.ts';
 import { uniqueTools } from '../shared/provider-tools.ts';
 import { checkToolLimit, GEMINI_TOOL_LIMIT } from '../shared/tool-limit.ts';

@@ -3,9 +3,9 @@
 import { ToolSearchError } from '../../base/errors.ts';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { Message } from '../../base/types.ts';
-import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
 import type { Exposure } from '../../exposure/mode.ts';
+import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
 import { createCallMemory, fromLast } from '../shared/call-memory.ts';
 import type { AdapterOptions } from '../shared/options.ts';
 import type { McpCatalogue, McpTool } from './catalogue.ts';

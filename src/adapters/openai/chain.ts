@@ -3,7 +3,7 @@
 // turn's calls as `answerResponseToolCall` answered them, and hands them back to `prepare` ahead of the round's items.
 
 import type { Message } from '../../base/types.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
+import type { ToolSearch } from '../../layer/create-tool-search.ts';
 import { type CallMemory, createCallMemory, fromLast } from '../shared/call-memory.ts';
 
 const memories = new WeakMap<ToolSearch, CallMemory>();

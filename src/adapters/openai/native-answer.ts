@@ -7,7 +7,7 @@ import type {
   Tool as ResponsesTool,
   ResponseToolSearchOutputItemParam,
 } from 'openai/resources/responses/responses';
-import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
 import type { Placed } from './native.ts';
 
 /** The API's limit on a call id (`call_id` of `tool_search_call` and `tool_search_output`: maxLength 64). */

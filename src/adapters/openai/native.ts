@@ -12,8 +12,8 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { Tool } from '../../base/types.ts';
 import { visibility } from '../../core/catalogue.ts';
-import type { ToolSearch } from '../../core/create-tool-search.ts';
 import { SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/search-tool.ts';
+import type { ToolSearch } from '../../layer/create-tool-search.ts';
 import { type ConvertedTools, strictSearchParameters } from '../shared/provider-tools.ts';
 
 /** Describes a group's namespace to the model, given the group and the names of the tools in that namespace. */

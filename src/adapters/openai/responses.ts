@@ -8,7 +8,7 @@ import type {
   ResponseToolSearchCall,
 } from 'openai/resources/responses/responses';
 import { ToolSearchError } from '../../base/errors.ts';
-import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
+import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
 import { type AdapterOptions, type ProviderOptions, sessionContext } from '../shared/options.ts';
 import { type ExecuteTool, routeCall, uniqueTools } from '../shared/provider-tools.ts';
 import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../shared/tool-limit.ts';

@@ -2,8 +2,8 @@
 // the fields it reads) and narrow `exposure` to its modes; the session's context for the core is built one way.
 import type { Tool } from '../../base/types.ts';
 import type { UndiscoveredCallMode } from '../../core/calls.ts';
-import type { SearchContext } from '../../core/create-tool-search.ts';
 import type { Exposure, SearchResultsMode } from '../../exposure/mode.ts';
+import type { SearchContext } from '../../layer/create-tool-search.ts';
 
 /** Names a tool's group or groups (an MCP server, a toolset); provider tool objects have no field for it. */
 export type GroupOf = (name: string) => string | readonly string[] | undefined;

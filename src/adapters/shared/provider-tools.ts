@@ -5,11 +5,11 @@ import { ToolSearchError } from '../../base/errors.ts';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { JsonSchema, Tool } from '../../base/types.ts';
 import type { CallCheck, UndiscoveredCallResult } from '../../core/calls.ts';
-import type { SearchContext, ToolSearch } from '../../core/create-tool-search.ts';
 import type { SearchErrorResult, SearchResult } from '../../core/search-tool.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { CallRefusal } from '../../exposure/call-tool.ts';
 import type { CompactSearchResult } from '../../exposure/compact.ts';
+import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
 import type { AdapterOptions, GroupOf } from './options.ts';
 
 /** What a tool executor receives: the call's name, its parsed arguments, and the caller's own tool object. */

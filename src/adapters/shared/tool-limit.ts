@@ -1,7 +1,8 @@
 // Providers refuse (or quietly degrade) a request with more tools than they take. The core never caps the
 // discovered set (SPEC 12), so an adapter says so instead: one warning and one `tool-limit` event per layer.
-import type { ToolSearch } from '../../core/create-tool-search.ts';
+
 import { eventSink } from '../../core/events.ts';
+import type { ToolSearch } from '../../layer/create-tool-search.ts';
 
 /** A provider's tools-per-request limit, and how the warning words it. */
 export interface ToolLimit {

@@ -5,12 +5,11 @@ import type { Tool } from '../base/types.ts';
 import type { CallCheck } from '../core/calls.ts';
 import type { Catalogue } from '../core/catalogue.ts';
 import type { DiscoveredRecord } from '../core/discovered.ts';
-import type { ResolvedOptions } from '../core/options.ts';
 import type { SearchResult } from '../core/search-tool.ts';
 import type { Texts } from '../core/texts.ts';
-import type { CallToolResult } from './call-tool.ts';
-import type { CompactSearchResult } from './compact.ts';
-import type { Exposure } from './mode.ts';
+import type { CallToolResult } from '../exposure/call-tool.ts';
+import type { CompactSearchResult } from '../exposure/compact.ts';
+import type { Exposure, ExposureSettings } from '../exposure/mode.ts';
 
 /** The mode of one call, as `modeOf` resolves it. */
 interface Mode {
@@ -49,10 +48,10 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /** Creates the lazily loaded exposure modes of a layer; nothing is imported until a mode other than 'tools' is used. */
-export function exposureModes(options: ResolvedOptions, semantic: boolean): ExposureModes {
-  const bridge = once(() => import('./bridge.ts').then((module) => module.createBridge(options, semantic)));
-  const compact = once(() => import('./compact.ts'));
-  const call = once(() => import('./call-tool.ts'));
+export function exposureModes(options: ExposureSettings, semantic: boolean): ExposureModes {
+  const bridge = once(() => import('../exposure/bridge.ts').then((module) => module.createBridge(options, semantic)));
+  const compact = once(() => import('../exposure/compact.ts'));
+  const call = once(() => import('../exposure/call-tool.ts'));
   return {
     tools: async (sessionId, catalogue, visible, key) => (await bridge()).tools(sessionId, catalogue, visible, key),
     searchTexts: async (mode) =>

@@ -2,13 +2,14 @@
 
 import { ToolSearchError } from '../base/errors.ts';
 import type { Message, Tool } from '../base/types.ts';
+import type { CallCheck, CheckCallOptions } from '../core/calls.ts';
+import type { SearchErrorResult, SearchResult } from '../core/search-tool.ts';
+import type { SessionControl } from '../core/sessions.ts';
 import type { CallToolResult } from '../exposure/call-tool.ts';
 import type { CompactSearchResult } from '../exposure/compact.ts';
 import type { ExposureContext } from '../exposure/mode.ts';
-import type { CallCheck, CheckCallOptions } from './calls.ts';
+import type { LearnedCredit } from '../learn/learner.ts';
 import type { ResolvedOptions } from './options.ts';
-import type { SearchErrorResult, SearchResult } from './search-tool.ts';
-import type { SessionControl } from './sessions.ts';
 
 /** What the host knows about a round or a search call. */
 export interface SearchContext extends ExposureContext {
@@ -37,14 +38,6 @@ export interface PrepareResult {
   readonly discovered: string[];
   /** Warnings raised by this call (also sent to the logger). */
   readonly warnings: string[];
-}
-
-/** One learned (tool, term) pair: the summed credit and the sessions that gave it, both faded to now. */
-export interface LearnedCredit {
-  readonly tool: string;
-  readonly term: string;
-  readonly credit: number;
-  readonly sessions: number;
 }
 
 /** A tool-search layer: call `prepare` before every model round and route `search_tools` calls to `search`. */

@@ -1,7 +1,7 @@
 // The texts of a layer's locale. English is in the core entry; Chinese is imported on first use (a chunk of its own),
 // and once loaded, later layers get it at once.
-import type { Texts } from './texts.ts';
-import { locales } from './texts.ts';
+import type { Texts } from '../core/texts.ts';
+import { locales } from '../core/texts.ts';
 
 let zh: Texts | undefined;
 let loading: Promise<Texts> | undefined;
@@ -24,7 +24,7 @@ export function localeTexts(
   const base = locale === 'en' ? locales.en : zh;
   if (base) return { texts: Object.freeze({ ...base, ...overrides }) };
   const texts: Texts = { ...locales.en, ...overrides };
-  loading ??= import('./locale-zh.ts').then((module) => {
+  loading ??= import('../core/locale-zh.ts').then((module) => {
     zh = module.zh;
     return zh;
   });

@@ -2,15 +2,15 @@
 import * as v from 'valibot';
 import type { Logger } from '../base/types.ts';
 import { count, parseOptions } from '../base/validate.ts';
+import type { EventListener } from '../core/events.ts';
+import { locales, type Texts } from '../core/texts.ts';
 import { BRIDGE_TEXT_KEYS, type Exposure, exposureOptions, modeOf, type SearchResultsMode } from '../exposure/mode.ts';
 import type { BridgeTexts } from '../exposure/texts.ts';
 import { type LearnOptions, learnSchema, type ResolvedLearn } from '../learn/options.ts';
 import { type ResolvedSemantic, type SemanticOptions, semanticSchema } from '../semantic/options.ts';
 import { createMemoryStore } from '../stores/memory.ts';
 import type { DiscoveredStore } from '../stores/store.ts';
-import type { EventListener } from './events.ts';
 import { type LocaleTexts, localeTexts } from './locale-loader.ts';
-import { locales, type Texts } from './texts.ts';
 
 /** What `createToolSearch` accepts; every field is optional and defaults as documented. */
 export interface ToolSearchOptions {

@@ -1,0 +1,63 @@
+// search: a `search_tools` call answered, ranked lexically (the semantic ranker and the learner on top when set),
+// and the tools it returned recorded in the session's set.
+import type { Tool } from '../base/types.ts';
+import { catalogueOf, visibility } from '../core/catalogue.ts';
+import { applyTouches } from '../core/discovered.ts';
+import { loadSearch } from '../core/search-loader.ts';
+import { MAX_RELATED, SEARCH_TOOL_NAME, type SearchResult } from '../core/search-tool.ts';
+import { modeOf } from '../exposure/mode.ts';
+import type { Layer } from './parts.ts';
+import { checkContext, type ToolSearch } from './tool-search.ts';
+
+/** The layer's `search`. */
+export function createSearch(layer: Layer): ToolSearch['search'] {
+  const { resolved } = layer;
+  const keep = resolved.maxDiscoveredKeep;
+  return async (context, args) => {
+    checkContext(context, 'search');
+    const mode = modeOf(context, resolved, 'search');
+    await layer.loaded();
+    const { parseSearchArgs, searchWindow, rankSearch, pageIds, runSearch } = await loadSearch();
+    const parsed = parseSearchArgs(args, resolved.texts);
+    if (!parsed.ok) return parsed.result;
+    const catalogue = catalogueOf(context.tools);
+    layer.warnCatalogue(catalogue.info, layer.warn);
+    const visible = visibility(catalogue, context.enabledGroups, SEARCH_TOOL_NAME);
+    const { take } = searchWindow(parsed, resolved.maxSearchResults);
+    // The tools the query matched, marked by the lexical ranking (the learner passes its own array), order `related`.
+    let matched: Uint8Array | undefined;
+    const rank = (n: number, members: Uint8Array = new Uint8Array(catalogue.tools.length)) => {
+      matched = members;
+      return layer.semantic
+        ? layer.semantic.rank(catalogue, visible, parsed.query, n)
+        : rankSearch(catalogue, visible, parsed.query, n, members);
+    };
+    const ranked = layer.learner
+      ? await (await layer.learner()).rank(catalogue, visible, parsed.query, take, rank, layer.warn)
+      : await rank(take);
+    const shown = mode.exposure === 'tools' && !mode.compact ? resolved.texts : await layer.modes.searchTexts(mode);
+    const { ids } = pageIds(parsed, resolved.maxSearchResults, ranked);
+    const found = ids.map((id) => (catalogue.tools[id] as Tool).name);
+    const { sessionId } = context;
+    layer.emit({ type: 'search', sessionId, query: parsed.query, found: ranked.found, names: found });
+    let result = runSearch(catalogue, parsed, resolved.maxSearchResults, shown, ranked);
+    if (found.length > 0) {
+      const after = await layer.sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
+      // The session's set (after this search) is left out of `related`: the model has those tools' definitions.
+      if (catalogue.groups.size > 0) {
+        const { related } = await import('../core/related.ts');
+        const names = related(catalogue, ids, visible, matched, after?.order ?? [], MAX_RELATED);
+        // Before the hint, in the order the fields are documented.
+        if (names.length > 0) result = { ...withoutHint(result), related: names, hint: result.hint };
+      }
+    }
+    layer.debug(`${sessionId}: "${parsed.query}" found ${result.found}`);
+    return mode.compact ? layer.modes.compact(result) : result;
+  };
+}
+
+/** A result without its hint, so that a field added after it still reads before it. */
+function withoutHint(result: SearchResult): Omit<SearchResult, 'hint'> {
+  const { hint: _hint, ...rest } = result;
+  return rest;
+}
