@@ -1,6 +1,5 @@
 // The memory of past requests over the shared space: the lanes a write appends to, and the index a search reads,
 // built from the pages the lanes' heads name (closed pages read once, the pages being filled read again when stale).
-import type { GuardedShared } from '../core/shared-guard.ts';
 import { createMemoryIndex, type MemoryIndex } from './memory.ts';
 import {
   appendToPage,
@@ -12,17 +11,9 @@ import {
   type Remembered,
   readMemoryHead,
 } from './memory-pages.ts';
+import type { SpaceAccess } from './space-cache.ts';
 
 type Warn = (message: string) => void;
-
-/** The learner's way to the shared space: the guard, and its cache of values read or written lately. */
-export interface SpaceAccess {
-  readonly shared: GuardedShared;
-  read(key: string, warn: Warn): Promise<unknown>;
-  keep(key: string, value: unknown): void;
-  /** A value read or written lately, boxed (a missing key is undefined inside). */
-  fresh(key: string): { value: unknown } | undefined;
-}
 
 /** A scope's memory of past requests, as the learner uses it. */
 export interface RequestMemory {
