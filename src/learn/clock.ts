@@ -2,13 +2,15 @@
 // `learn:<scope>` (where the whole clock was kept before; read, no longer written) and CLOCK_SLOTS slots
 // `learn:<scope>:u:<j>`. A write adds its sessions to one slot picked at random, so no key is written by every
 // commit: on KV, which takes one write a second per key, the clock keeps up with any number of isolates.
+
+import { scopeKey } from './scope-key.ts';
 import { headKey, readHead, TABLE_VERSION } from './table.ts';
 
 /** Slots the clock is spread over. */
 export const CLOCK_SLOTS = 8;
 
 /** The key of a scope's clock slot `j`. */
-export const clockSlotKey = (scope: string, j: number): string => `learn:${scope}:u:${j}`;
+export const clockSlotKey = (scope: string, j: number): string => `${scopeKey(scope)}:u:${j}`;
 
 /** Every key the clock is summed over: the head first, then the slots. */
 export const clockKeys = (scope: string): string[] => [

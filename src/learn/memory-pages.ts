@@ -2,6 +2,7 @@
 // last page, and pages `learn:<scope>:m:<n>` that fill in order. A page holds remembered requests (hashed terms, the
 // session hashed, the tools by index into the page's own list of names); when the pages outgrow the byte bound, the
 // oldest page goes. Plain JSON, every value within what the shared space takes.
+import { scopeKey } from './scope-key.ts';
 
 /** The format version of the memory's head and pages. */
 export const MEMORY_VERSION = 1;
@@ -35,9 +36,9 @@ interface Page {
 }
 
 /** The key of the head of a scope's memory lane `lane`. */
-export const memoryHeadKey = (scope: string, lane: number): string => `learn:${scope}:m${lane}`;
+export const memoryHeadKey = (scope: string, lane: number): string => `${scopeKey(scope)}:m${lane}`;
 /** The key of page `n` of a scope's memory lane `lane`. */
-export const memoryPageKey = (scope: string, lane: number, n: number): string => `learn:${scope}:m${lane}:${n}`;
+export const memoryPageKey = (scope: string, lane: number, n: number): string => `${scopeKey(scope)}:m${lane}:${n}`;
 
 /** Lanes at most: each write appends to one lane's page, picked at random, so no key takes every write. */
 export const MAX_LANES = 4;

@@ -5,6 +5,7 @@
 import { fnv1a } from '../search/fnv.ts';
 import type { Remembered } from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
+import { scopeKey } from './scope-key.ts';
 
 /** The format version of a stored head and shard (1 was one tool-major table). */
 export const TABLE_VERSION = 2;
@@ -60,9 +61,9 @@ export interface Batch {
 export const newBatch = (): Batch => ({ sessions: 0, steps: 0, shards: new Map(), memory: [] });
 
 /** The key of a scope's head in the shared space. */
-export const headKey = (scope: string): string => `learn:${scope}`;
+export const headKey = (scope: string): string => scopeKey(scope);
 /** The key of a scope's shard `i`; the shard count is part of it, so another count never misreads a shard. */
-export const shardKey = (scope: string, i: number): string => `learn:${scope}:${SHARDS}:${i}`;
+export const shardKey = (scope: string, i: number): string => `${scopeKey(scope)}:${SHARDS}:${i}`;
 
 /** The shard of a term: FNV-1a over its characters. */
 export const shardOf = (term: string): number => fnv1a(term) % SHARDS;
