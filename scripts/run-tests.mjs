@@ -16,6 +16,8 @@ const parts = [
   { name: 'lint (biome check)', command: 'biome', args: ['check', '.'] },
   { name: 'package (publint, attw esm-only)', command: 'publint', args: ['--strict'] },
   { name: 'package types (attw)', command: 'attw', args: ['--pack', '.', '--profile', 'esm-only'] },
+  // The packed files, and every relative link of the packaged docs resolving inside the package.
+  { name: 'package contents (check-pack)', command: 'node', args: ['scripts/check-pack.mjs'] },
   {
     name: 'vitest (core on src, dist and workerd; node; adapters; stores)',
     command: 'vitest',

@@ -4,8 +4,8 @@
 import { CALL_TOOL_NAME } from '../base/names.ts';
 import type { Tool } from '../base/types.ts';
 import type { Catalogue, CatalogueInfo } from '../core/catalogue.ts';
+import { listedTools } from '../core/expose.ts';
 import { namesList } from '../core/names-list.ts';
-import { listedTools } from '../core/prepare.ts';
 import { searchToolDefinition } from '../core/search-tool.ts';
 import type { ExposureSettings } from './mode.ts';
 import { type BridgeTexts, textsWith } from './texts.ts';

@@ -2,8 +2,8 @@
 import type { Tool } from '../base/types.ts';
 import { type Catalogue, type CatalogueInfo, catalogueOf, groupsKey, inspect, visibility } from '../core/catalogue.ts';
 import { applyHistory, boundedByCatalogue, type HistoryEvent, readEvents } from '../core/discovered.ts';
+import { expose, listedTools } from '../core/expose.ts';
 import { namesList } from '../core/names-list.ts';
-import { expose, listedTools } from '../core/prepare.ts';
 import { SEARCH_TOOL_NAME, searchToolDefinition } from '../core/search-tool.ts';
 import { modeOf } from '../exposure/mode.ts';
 import type { Layer } from './parts.ts';
