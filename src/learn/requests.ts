@@ -1,5 +1,6 @@
 // The memory of past requests over the shared space: the lanes a write appends to, and the index a search reads,
 // built from the pages the lanes' heads name (closed pages read once, the pages being filled read again when stale).
+import type { GuardedShared } from '../core/shared-guard.ts';
 import { createMemoryIndex, type MemoryIndex } from './memory.ts';
 import {
   appendToPage,
@@ -31,6 +32,23 @@ export interface RequestMemory {
 
 /** Page numbers a lane may reach before the next lane's numbers in the index. */
 const LANE_SPAN = 1e6;
+
+/** Deletes a scope's memory heads and pages, on every lane a layout may have used. */
+async function forgetRequests(shared: GuardedShared, which: string): Promise<void> {
+  // Every lane: another layer of the scope may have a larger byte bound.
+  const heads = await Promise.all(
+    Array.from({ length: MAX_LANES }, async (_, lane) => ({
+      lane,
+      ...readMemoryHead(await shared.get(memoryHeadKey(which, lane), () => {})),
+    })),
+  );
+  await Promise.all(
+    heads.flatMap(({ lane, first, last }) => [
+      shared.delete(memoryHeadKey(which, lane)),
+      ...Array.from({ length: last - first + 1 }, (_, k) => shared.delete(memoryPageKey(which, lane, first + k))),
+    ]),
+  );
+}
 
 /** Creates the memory of past requests of one scope. */
 export function createRequestMemory(scope: string, memoryBytes: number, access: SpaceAccess): RequestMemory {
@@ -133,21 +151,7 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
       return memory;
     },
 
-    async forget(which) {
-      // Every lane a layout may have used: another layer of the scope may have a larger byte bound.
-      const heads = await Promise.all(
-        Array.from({ length: MAX_LANES }, async (_, lane) => ({
-          lane,
-          ...readMemoryHead(await shared.get(memoryHeadKey(which, lane), () => {})),
-        })),
-      );
-      await Promise.all(
-        heads.flatMap(({ lane, first, last }) => [
-          shared.delete(memoryHeadKey(which, lane)),
-          ...Array.from({ length: last - first + 1 }, (_, k) => shared.delete(memoryPageKey(which, lane, first + k))),
-        ]),
-      );
-    },
+    forget: (which) => forgetRequests(shared, which),
 
     clear() {
       built = undefined;
