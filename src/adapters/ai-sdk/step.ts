@@ -5,7 +5,7 @@ import type { Tool } from '../../base/types.ts';
 import { inspect } from '../../core/catalogue.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { PrepareResult } from '../../layer/create-tool-search.ts';
-import type { AdapterOptions } from '../shared/options.ts';
+import type { AdapterOptions } from '../common/options.ts';
 import type { AnyTool } from './catalogue.ts';
 import { readMessages } from './messages.ts';
 import { deferredNames, deferredOptions, nativeProviderOf, unsupportedModel } from './native.ts';
