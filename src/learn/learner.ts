@@ -2,14 +2,12 @@
 // the store's shared space, and reorders searches by them. Loaded only by layers with the `learn` option.
 
 import type { Message } from '../base/types.ts';
-import type { Catalogue } from '../core/catalogue.ts';
 import type { DiscoveredRecord } from '../core/discovered.ts';
 import { guardShared } from '../core/shared-guard.ts';
-import type { RankResult } from '../search/index.ts';
 import type { DiscoveredStore } from '../stores/store.ts';
 import { clockKeys, clockOf } from './clock.ts';
 import { createCreditWriter } from './credit-writer.ts';
-import { type BaseRank, createLearnedRank } from './learned-rank.ts';
+import { createLearnedRank, type LearnedRank } from './learned-rank.ts';
 import { sessionHash } from './memory.ts';
 import type { Remembered } from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
@@ -46,14 +44,8 @@ export interface Learner {
     searchToolName: string,
     known: (name: string) => boolean,
   ): RoundLearning;
-  rank(
-    catalogue: Catalogue,
-    visible: (id: number) => boolean,
-    query: string,
-    take: number,
-    base: BaseRank,
-    warn: Warn,
-  ): Promise<RankResult>;
+  /** A search's ranking reordered by what the scope learned. */
+  readonly rank: LearnedRank;
   /** The scope's credits, faded to now, most credited first: for the host's eyes only. */
   inspect(warn: Warn): Promise<LearnedCredit[]>;
   /** Forgets a scope's credits (this layer's by default). */

@@ -1,7 +1,7 @@
 // tool-search-layer/ai-sdk: tool search for generateText, streamText and agents of the `ai` package (v7).
 
-export type { ToolCallDisplay } from '../shared/display.ts';
-export { displayToolCall } from '../shared/display.ts';
+export type { ToolCallDisplay } from '../common/display.ts';
+export { displayToolCall } from '../common/display.ts';
 export type { EmbedWithOptions } from './embed-with.ts';
 export { embedWith } from './embed-with.ts';
 export { toLayerMessages } from './messages.ts';

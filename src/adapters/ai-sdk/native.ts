@@ -10,7 +10,7 @@ import { ToolSearchError } from '../../base/errors.ts';
 import type { Tool } from '../../base/types.ts';
 import { visibility } from '../../core/catalogue.ts';
 import { SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
-import { strictSearchParameters } from '../shared/provider-tools.ts';
+import { strictSearchParameters } from '../common/provider-tools.ts';
 import type { AnyTool } from './catalogue.ts';
 import type { AdapterSession, NativeProvider } from './session.ts';
 

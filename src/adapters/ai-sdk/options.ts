@@ -4,7 +4,7 @@ import { ToolSearchError } from '../../base/errors.ts';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { ToolSearch } from '../../layer/create-tool-search.ts';
-import type { AdapterOptions } from '../shared/options.ts';
+import type { AdapterOptions } from '../common/options.ts';
 
 /**
  * How the model meets the catalogue. 'tools': the tools array carries the session's discoveries (it changes at each

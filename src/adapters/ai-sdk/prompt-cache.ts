@@ -12,27 +12,28 @@ const marks = (value: unknown): boolean => {
   return Boolean(anthropic?.cacheControl ?? anthropic?.cache_control);
 };
 
-/** Whether the caller placed a breakpoint of their own, on a message, one of its parts, or a tool. */
-function callerCaches(messages: readonly ModelMessage[], tools: Iterable<unknown>): boolean {
-  for (const message of messages) {
-    if (marks(message)) return true;
-    if (Array.isArray(message.content) && message.content.some(marks)) return true;
-  }
+/** Whether any of the caller's tools carries a breakpoint: asked once per withToolSearch, as its tools are fixed. */
+export function toolsMarkBreakpoints(tools: Iterable<unknown>): boolean {
   for (const tool of tools) if (marks(tool)) return true;
   return false;
 }
 
+/** Whether the caller placed a breakpoint of their own on a message or one of its parts. */
+function messagesMarkBreakpoints(messages: readonly ModelMessage[]): boolean {
+  return messages.some((message) => marks(message) || (Array.isArray(message.content) && message.content.some(marks)));
+}
+
 /**
- * The step's provider options that turn Anthropic's prompt cache on, or undefined: for a model of another provider,
- * with `promptCache: false`, or when the caller places breakpoints of their own (they manage the cache, and the API
- * takes four at most). A top-level `cacheControl` the caller set in `providerOptions` is merged over this one.
+ * The step's provider options that turn Anthropic's prompt cache on, or undefined: when not `enabled` (the option is
+ * false, or the caller's tools carry breakpoints), for a model of another provider, or when the caller's messages
+ * carry breakpoints (they manage the cache, and the API takes four at most). A top-level `cacheControl` the caller
+ * set in `providerOptions` is merged over this one.
  */
 export function promptCacheOptions(
   enabled: boolean,
   model: unknown,
   messages: readonly ModelMessage[],
-  tools: Iterable<unknown>,
 ): { anthropic: { cacheControl: { type: 'ephemeral' } } } | undefined {
-  if (!enabled || nativeProviderOf(model) !== 'anthropic' || callerCaches(messages, tools)) return undefined;
+  if (!enabled || nativeProviderOf(model) !== 'anthropic' || messagesMarkBreakpoints(messages)) return undefined;
   return { anthropic: { cacheControl: { type: 'ephemeral' } } };
 }

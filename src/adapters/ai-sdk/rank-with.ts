@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import type { Tool } from '../../base/types.ts';
 import { parseOptions } from '../../base/validate.ts';
 import type { ToolSearch } from '../../layer/create-tool-search.ts';
-import type { AdapterOptions } from '../shared/options.ts';
+import type { AdapterOptions } from '../common/options.ts';
 import { readMessages } from './messages.ts';
 import { toLayerTools } from './tools.ts';
 

@@ -6,7 +6,7 @@ import { toFoundTool } from '../../core/search-tool.ts';
 import { format } from '../../core/texts.ts';
 import type { Exposure } from '../../exposure/mode.ts';
 import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
-import type { AdapterOptions } from '../shared/options.ts';
+import type { AdapterOptions } from '../common/options.ts';
 import type { AnyTool, StepCatalogue } from './catalogue.ts';
 
 /** The provider whose own deferral a native step uses. */

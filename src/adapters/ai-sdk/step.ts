@@ -5,7 +5,7 @@ import type { Tool } from '../../base/types.ts';
 import { inspect } from '../../core/catalogue.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { PrepareResult } from '../../layer/create-tool-search.ts';
-import type { AdapterOptions } from '../shared/options.ts';
+import type { AdapterOptions } from '../common/options.ts';
 import type { AnyTool } from './catalogue.ts';
 import { readMessages } from './messages.ts';
 import { deferredNames, deferredOptions, nativeProviderOf, unsupportedModel } from './native.ts';
@@ -41,7 +41,7 @@ export interface StepOptions extends Pick<AdapterOptions<AiSdkExposure>, 'sessio
   readonly wrapped: ReadonlyMap<string, Record<string, unknown>>;
   /** Checks the last step's calls against what it sent, before this step changes it (search.ts). */
   readonly checkRepaired: (messages: readonly ModelMessage[]) => void;
-  /** Anthropic's prompt cache on every step the layer shapes (`promptCache`, default true). */
+  /** Anthropic's prompt cache on every step the layer shapes (`promptCache`, default true; off when a tool has a breakpoint). */
   readonly promptCache: boolean;
 }
 
@@ -87,7 +87,7 @@ export function createPrepareStep(
 
   /** A shaped step's settings, with the prompt cache asked for where the model is Anthropic's. */
   function withCache(settings: StepSettings, step: StepInput): StepSettings {
-    const cache = promptCacheOptions(options.promptCache, step.model, step.messages, options.originals.values());
+    const cache = promptCacheOptions(options.promptCache, step.model, step.messages);
     return cache ? { ...settings, providerOptions: cache } : settings;
   }
 

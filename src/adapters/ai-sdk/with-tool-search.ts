@@ -7,6 +7,7 @@ import { bridgeTool } from './bridge.ts';
 import { type AnyTool, createStepCatalogue } from './catalogue.ts';
 import { openAiToolSearch } from './native.ts';
 import { checkOptions, OPENAI_TOOL_SEARCH, type ToolSearchSettings, type WithToolSearchOptions } from './options.ts';
+import { toolsMarkBreakpoints } from './prompt-cache.ts';
 import { createSearchTool } from './search.ts';
 import { createAdapterSession, guard } from './session.ts';
 import { createPrepareStep } from './step.ts';
@@ -72,7 +73,7 @@ export function withToolSearch<TOOLS extends ToolSet>(
     originals,
     wrapped,
     checkRepaired: search.checkRepaired,
-    promptCache: options.promptCache !== false,
+    promptCache: options.promptCache !== false && !toolsMarkBreakpoints(originals.values()),
   });
   return {
     tools,

@@ -12,14 +12,14 @@ import { CALL_TOOL_NAME } from '../../base/names.ts';
 import { visibility } from '../../core/catalogue.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
-import type { AdapterOptions } from '../shared/options.ts';
+import type { AdapterOptions } from '../common/options.ts';
 import {
   type ConvertedTools,
   type ExecuteTool,
   outputText,
   parseArguments,
   routeCall,
-} from '../shared/provider-tools.ts';
+} from '../common/provider-tools.ts';
 import { convertAnthropicTools, serverSearchResults } from './messages.ts';
 import { deferredNames } from './native.ts';
 import { type AnthropicExposure, type AnthropicOptions, coreContext, exposureOf, references } from './prepare.ts';

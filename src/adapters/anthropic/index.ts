@@ -1,9 +1,9 @@
 // tool-search-layer/anthropic: the layer for Anthropic's Messages API.
 
-export type { ToolCallDisplay } from '../shared/display.ts';
-export { displayToolCall } from '../shared/display.ts';
-export type { GroupOf } from '../shared/options.ts';
-export type { ExecuteTool, ToolExecution } from '../shared/provider-tools.ts';
+export type { ToolCallDisplay } from '../common/display.ts';
+export { displayToolCall } from '../common/display.ts';
+export type { GroupOf } from '../common/options.ts';
+export type { ExecuteTool, ToolExecution } from '../common/provider-tools.ts';
 export type { AnswerAnthropicToolUseOptions } from './answer.ts';
 export { answerAnthropicToolUse } from './answer.ts';
 export type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';

@@ -15,7 +15,7 @@ import type { Tool as AnthropicTool, ToolUnion } from '@anthropic-ai/sdk/resourc
 import type { Tool } from '../../base/types.ts';
 import { NOT_CALLED } from '../../core/discovered.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import { type ConvertedTools, uniqueTools } from '../shared/provider-tools.ts';
+import { type ConvertedTools, uniqueTools } from '../common/provider-tools.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import type { AnthropicMessage } from './messages.ts';
 

@@ -11,8 +11,8 @@ import type {
 import type { Message, Tool, ToolCall } from '../../base/types.ts';
 import { NOT_CALLED } from '../../core/discovered.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { GroupOf } from '../shared/options.ts';
-import { layerTool, toolConverter } from '../shared/provider-tools.ts';
+import type { GroupOf } from '../common/options.ts';
+import { layerTool, toolConverter } from '../common/provider-tools.ts';
 
 /** Custom tools are the layer's; Anthropic's own tools (bash, web search, …) carry another `type`. */
 export const isCustomTool = (tool: ToolUnion): tool is AnthropicTool =>

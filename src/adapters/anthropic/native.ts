@@ -7,7 +7,7 @@ import type { Tool } from '../../base/types.ts';
 import { visibility } from '../../core/catalogue.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { ToolSearch } from '../../layer/create-tool-search.ts';
-import type { ConvertedTools } from '../shared/provider-tools.ts';
+import type { ConvertedTools } from '../common/provider-tools.ts';
 import { type AnthropicMessage, serverSearchResults, toolToAnthropicTool } from './messages.ts';
 
 // One deferred copy per caller object, so every round sends the same objects and the same bytes.

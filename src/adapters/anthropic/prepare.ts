@@ -5,9 +5,9 @@ import type { ToolReferenceBlockParam, ToolUnion } from '@anthropic-ai/sdk/resou
 import { ToolSearchError } from '../../base/errors.ts';
 import type { Tool } from '../../base/types.ts';
 import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
-import { type ProviderOptions, sessionContext } from '../shared/options.ts';
-import { type ConvertedTools, uniqueTools } from '../shared/provider-tools.ts';
-import { ANTHROPIC_SEARCH_LIMIT, checkToolLimit } from '../shared/tool-limit.ts';
+import { type ProviderOptions, sessionContext } from '../common/options.ts';
+import { type ConvertedTools, uniqueTools } from '../common/provider-tools.ts';
+import { ANTHROPIC_SEARCH_LIMIT, checkToolLimit } from '../common/tool-limit.ts';
 import type { AnthropicInlineBody, AnthropicMessagesBody } from './bodies.ts';
 import { inlineBody } from './inline.ts';
 import { anthropicMessagesToMessages, convertAnthropicTools, toolToAnthropicTool } from './messages.ts';

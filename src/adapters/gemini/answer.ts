@@ -5,7 +5,7 @@ import { ToolSearchError } from '../../base/errors.ts';
 import { CALL_TOOL_NAME } from '../../base/names.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { ToolSearch } from '../../layer/create-tool-search.ts';
-import type { ExecuteTool } from '../shared/provider-tools.ts';
+import type { ExecuteTool } from '../common/provider-tools.ts';
 import { coreContext, type GeminiOptions } from './request.ts';
 import { geminiTools } from './tools.ts';
 

@@ -1,9 +1,9 @@
 // tool-search-layer/gemini: the layer for Google's Gemini API (`@google/genai`).
 
-export type { ToolCallDisplay } from '../shared/display.ts';
-export { displayToolCall } from '../shared/display.ts';
-export type { GroupOf } from '../shared/options.ts';
-export type { ExecuteTool, ToolExecution } from '../shared/provider-tools.ts';
+export type { ToolCallDisplay } from '../common/display.ts';
+export { displayToolCall } from '../common/display.ts';
+export type { GroupOf } from '../common/options.ts';
+export type { ExecuteTool, ToolExecution } from '../common/provider-tools.ts';
 export type { AnswerGeminiFunctionCallOptions } from './answer.ts';
 export { answerGeminiFunctionCall } from './answer.ts';
 export { geminiContentsToMessages } from './contents.ts';

@@ -12,9 +12,9 @@ import { ToolSearchError } from '../../base/errors.ts';
 import type { Tool } from '../../base/types.ts';
 import type { SearchResultsMode } from '../../exposure/mode.ts';
 import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
-import { type AdapterOptions, sessionContext } from '../shared/options.ts';
-import { uniqueTools } from '../shared/provider-tools.ts';
-import { checkToolLimit, GEMINI_TOOL_LIMIT } from '../shared/tool-limit.ts';
+import { type AdapterOptions, sessionContext } from '../common/options.ts';
+import { uniqueTools } from '../common/provider-tools.ts';
+import { checkToolLimit, GEMINI_TOOL_LIMIT } from '../common/tool-limit.ts';
 import { geminiContentsToMessages } from './contents.ts';
 import { geminiTools, isCallableTool, toDeclaration } from './tools.ts';
 

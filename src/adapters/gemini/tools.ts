@@ -2,8 +2,8 @@
 // codeExecution, urlContext, an `mcpToTool()` object) passes through, and nothing of the caller's is mutated.
 import type { FunctionDeclaration, Schema, Tool, ToolUnion } from '@google/genai';
 import type { Tool as LayerTool } from '../../base/types.ts';
-import type { GroupOf } from '../shared/options.ts';
-import { type ConvertedTools, layerTool, toolConverter } from '../shared/provider-tools.ts';
+import type { GroupOf } from '../common/options.ts';
+import { type ConvertedTools, layerTool, toolConverter } from '../common/provider-tools.ts';
 import { GEMINI_NAME, geminiSchema } from './schema.ts';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -8,8 +8,8 @@ import { CALL_TOOL_NAME } from '../../base/names.ts';
 import type { Tool } from '../../base/types.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
 import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
-import type { AdapterOptions } from '../shared/options.ts';
-import { outputText } from '../shared/provider-tools.ts';
+import type { AdapterOptions } from '../common/options.ts';
+import { outputText } from '../common/provider-tools.ts';
 import { type LangChainMessageLike, layerMessages } from './messages.ts';
 import { convertTools, type LangChainToolLike, metaTool } from './tools.ts';
 

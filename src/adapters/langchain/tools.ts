@@ -3,8 +3,8 @@
 import { tool as langchainTool } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import type { Tool } from '../../base/types.ts';
-import type { GroupOf } from '../shared/options.ts';
-import { layerTool, toolConverter } from '../shared/provider-tools.ts';
+import type { GroupOf } from '../common/options.ts';
+import { layerTool, toolConverter } from '../common/provider-tools.ts';
 
 /** The parts of a LangChain tool the layer reads; any `StructuredTool` or `tool()` result fits. */
 export interface LangChainToolLike {

@@ -6,8 +6,8 @@ import type { Message } from '../../base/types.ts';
 import { type FoundTool, SEARCH_TOOL_NAME, type SearchErrorResult, type SearchResult } from '../../core/search-tool.ts';
 import type { Exposure } from '../../exposure/mode.ts';
 import type { PrepareInput, PrepareResult, SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
-import { createCallMemory, fromLast } from '../shared/call-memory.ts';
-import type { AdapterOptions } from '../shared/options.ts';
+import { createCallMemory, fromLast } from '../common/call-memory.ts';
+import type { AdapterOptions } from '../common/options.ts';
 import type { McpCatalogue, McpTool } from './catalogue.ts';
 import type { McpCallToolResult, McpRequestOptions, McpToolAnnotations } from './types.ts';
 

@@ -4,7 +4,7 @@
 
 import type { Message } from '../../base/types.ts';
 import type { ToolSearch } from '../../layer/create-tool-search.ts';
-import { type CallMemory, createCallMemory, fromLast } from '../shared/call-memory.ts';
+import { type CallMemory, createCallMemory, fromLast } from '../common/call-memory.ts';
 
 const memories = new WeakMap<ToolSearch, CallMemory>();
 

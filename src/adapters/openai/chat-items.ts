@@ -2,8 +2,8 @@
 // converted to and from the layer's shapes.
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Message, Tool, ToolCall } from '../../base/types.ts';
-import type { GroupOf } from '../shared/options.ts';
-import { definitionCache, layerTool, strictSearchParameters, toolConverter } from '../shared/provider-tools.ts';
+import type { GroupOf } from '../common/options.ts';
+import { definitionCache, layerTool, strictSearchParameters, toolConverter } from '../common/provider-tools.ts';
 
 /** Converts a request's tools for the layer, once per tool object. Every function tool is the layer's, one
  * without a usable name included: the layer skips it, so it is never sent. */

@@ -8,9 +8,9 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { Tool } from '../../base/types.ts';
 import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
-import { type AdapterOptions, type ProviderOptions, sessionContext } from '../shared/options.ts';
-import { type ExecuteTool, routeCall, uniqueTools } from '../shared/provider-tools.ts';
-import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../shared/tool-limit.ts';
+import { type AdapterOptions, type ProviderOptions, sessionContext } from '../common/options.ts';
+import { type ExecuteTool, routeCall, uniqueTools } from '../common/provider-tools.ts';
+import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../common/tool-limit.ts';
 import { chatMessagesToMessages, chatToolName, convertChatTools, toolToChatTool } from './chat-items.ts';
 import type { PreparedBody } from './prepared.ts';
 

@@ -1,10 +1,10 @@
 // tool-search-layer/openai: the layer for OpenAI's Chat Completions and Responses APIs.
 
-export type { ToolCallDisplay } from '../shared/display.ts';
-export { displayToolCall } from '../shared/display.ts';
-export type { GroupOf } from '../shared/options.ts';
-export type { ExecuteTool, ToolExecution } from '../shared/provider-tools.ts';
-export { strictSearchParameters } from '../shared/provider-tools.ts';
+export type { ToolCallDisplay } from '../common/display.ts';
+export { displayToolCall } from '../common/display.ts';
+export type { GroupOf } from '../common/options.ts';
+export type { ExecuteTool, ToolExecution } from '../common/provider-tools.ts';
+export { strictSearchParameters } from '../common/provider-tools.ts';
 export type {
   AnswerChatToolCallOptions,
   ChatCompletionBody,

@@ -14,7 +14,7 @@ import type { Tool } from '../../base/types.ts';
 import { visibility } from '../../core/catalogue.ts';
 import { SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/search-tool.ts';
 import type { ToolSearch } from '../../layer/create-tool-search.ts';
-import { type ConvertedTools, strictSearchParameters } from '../shared/provider-tools.ts';
+import { type ConvertedTools, strictSearchParameters } from '../common/provider-tools.ts';
 
 /** Describes a group's namespace to the model, given the group and the names of the tools in that namespace. */
 export type DescribeGroup = (group: string, names: readonly string[]) => string;

@@ -8,8 +8,8 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { Message, Tool } from '../../base/types.ts';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.ts';
-import type { GroupOf } from '../shared/options.ts';
-import { definitionCache, layerTool, strictSearchParameters, toolConverter } from '../shared/provider-tools.ts';
+import type { GroupOf } from '../common/options.ts';
+import { definitionCache, layerTool, strictSearchParameters, toolConverter } from '../common/provider-tools.ts';
 import { contentText } from './chat-items.ts';
 
 /** Converts a request's tools for the layer, once per tool object. */

@@ -9,9 +9,9 @@ import type {
 } from 'openai/resources/responses/responses';
 import { ToolSearchError } from '../../base/errors.ts';
 import type { SearchContext, ToolSearch } from '../../layer/create-tool-search.ts';
-import { type AdapterOptions, type ProviderOptions, sessionContext } from '../shared/options.ts';
-import { type ExecuteTool, routeCall, uniqueTools } from '../shared/provider-tools.ts';
-import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../shared/tool-limit.ts';
+import { type AdapterOptions, type ProviderOptions, sessionContext } from '../common/options.ts';
+import { type ExecuteTool, routeCall, uniqueTools } from '../common/provider-tools.ts';
+import { checkToolLimit, OPENAI_TOOL_LIMIT } from '../common/tool-limit.ts';
 import { rememberCalls, roundHistory } from './chain.ts';
 import { type DescribeGroup, nativePlan } from './native.ts';
 import { answerToolSearch, loadItems } from './native-answer.ts';
