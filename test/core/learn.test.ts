@@ -426,6 +426,23 @@ describe('learn', () => {
     }
   });
 
+  it('keeps every request of a write that fills many pages (a busy moment), spread over the lanes', async () => {
+    const store = createMemoryStore({ maxSessions: 10_000 });
+    const layer = createToolSearch({ learn: true, store, logger: quiet });
+    // Fed in one go, the sessions' requests reach the store in one or a few writes of many pages each.
+    for (let i = 0; i < 3000; i++) {
+      const words = Array.from({ length: 8 }, (_, k) => `topic${i}x${k}`).join(' ');
+      await layer.prepare({ sessionId: `busy-${i}`, tools, messages: turn(words, ['calculator', 'send_email']) });
+    }
+    await layer.flush();
+    const keys = [0, 1, 2, 3].flatMap((lane) => Array.from({ length: 40 }, (_, n) => `learn:default:m${lane}:${n}`));
+    const pages = (await Promise.all(keys.map((key) => store.shared?.get(key)))).filter(Boolean) as { x: unknown[] }[];
+    expect(pages.reduce((sum, page) => sum + page.x.length, 0)).toBe(3000);
+    // More than one lane took pages.
+    const lanes = await Promise.all([0, 1, 2, 3].map((lane) => store.shared?.get(`learn:default:m${lane}`)));
+    expect(lanes.filter(Boolean).length).toBeGreaterThan(1);
+  });
+
   it('keeps the memory within memoryBytes, the oldest page going first, and validates the option', async () => {
     const store = createMemoryStore();
     const layer = createToolSearch({ learn: { memoryBytes: 16_000 }, store, logger: quiet });
