@@ -428,13 +428,17 @@ describe('learn', () => {
 
   it('keeps every request of a write that fills many pages (a busy moment), spread over the lanes', async () => {
     const store = createMemoryStore({ maxSessions: 10_000 });
-    const layer = createToolSearch({ learn: true, store, logger: quiet });
+    const warnings: string[] = [];
+    // No time limit on the store: a loaded machine must not turn the write into a timeout.
+    const logger = { warn: (message: string) => warnings.push(message) };
+    const layer = createToolSearch({ learn: true, store, logger, storeTimeoutMs: 0 });
     // Fed in one go, the sessions' requests reach the store in one or a few writes of many pages each.
     for (let i = 0; i < 3000; i++) {
-      const words = Array.from({ length: 8 }, (_, k) => `topic${i}x${k}`).join(' ');
+      const words = Array.from({ length: 24 }, (_, k) => `topic${i}x${k}`).join(' ');
       await layer.prepare({ sessionId: `busy-${i}`, tools, messages: turn(words, ['calculator', 'send_email']) });
     }
     await layer.flush();
+    expect(warnings).toEqual([]);
     const keys = [0, 1, 2, 3].flatMap((lane) => Array.from({ length: 40 }, (_, n) => `learn:default:m${lane}:${n}`));
     const pages = (await Promise.all(keys.map((key) => store.shared?.get(key)))).filter(Boolean) as { x: unknown[] }[];
     expect(pages.reduce((sum, page) => sum + page.x.length, 0)).toBe(3000);
