@@ -26,6 +26,7 @@ for (const name of process.argv.slice(2).length ? process.argv.slice(2) : labell
   await feeder.flush();
   const cells: string[] = [];
   for (const { vote, ...g } of grid as { vote?: object }[]) {
+    for (const key of Object.keys(VOTE)) delete (VOTE as unknown as Record<string, unknown>)[key];
     Object.assign(VOTE, shipped, vote);
     const r = await recall(createToolSearch({ ...options, store, learn: { scope: name, ...g } }), tools, test, 'g');
     cells.push(`${((r.r5 - off.r5) * 100).toFixed(1)}/${((r.c5 - off.c5) * 100).toFixed(1)}`.padStart(11));
