@@ -396,6 +396,33 @@ describe('learn', () => {
     ).toEqual([]);
   });
 
+  it('reads pages written before terms were packed (each term a number) as it reads its own', async () => {
+    const store = createMemoryStore();
+    const memoryOnly = { weight: 0 };
+    const layer = createToolSearch({ learn: memoryOnly, store, logger: quiet });
+    for (const [id, asked] of [
+      ['a', 'pack an umbrella for tomorrow in lisbon'],
+      ['b', 'umbrella for lisbon tomorrow?'],
+    ])
+      await layer.prepare({ sessionId: id as string, tools, messages: turn(asked as string, ['get_forecast']) });
+    await layer.flush();
+    // Each term: five characters of 6 bits. Written as the full 32-bit number the earlier format kept.
+    const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const unpack = (packed: string) =>
+      Array.from({ length: packed.length / 5 }, (_, i) =>
+        [...packed.slice(i * 5, i * 5 + 5)].reduce((x, c) => x * 64 + digits.indexOf(c), 0),
+      ).map((term) => term + 2 ** 31);
+    for (const lane of [0, 1, 2, 3]) {
+      const key = `learn:default:m${lane}:0`;
+      const page = (await store.shared?.get(key)) as { x: [number, number, string, number[]][] } | undefined;
+      if (!page) continue;
+      const x = page.x.map(([session, t, packed, used]) => [session, t, unpack(packed), used]);
+      await store.shared?.update(key, () => ({ ...page, x }));
+    }
+    const fresh = createToolSearch({ learn: memoryOnly, store, logger: quiet });
+    expect(await top(fresh, 'umbrella tomorrow lisbon')).toEqual(['get_forecast']);
+  });
+
   it('sees what another layer on the same store remembered once 5 seconds have passed, even in pages it read empty', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
