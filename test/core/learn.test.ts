@@ -459,10 +459,13 @@ describe('learn', () => {
     // No time limit on the store: a loaded machine must not turn the write into a timeout.
     const logger = { warn: (message: string) => warnings.push(message) };
     const layer = createToolSearch({ learn: true, store, logger, storeTimeoutMs: 0 });
-    // Fed in one go, the sessions' requests reach the store in one or a few writes of many pages each.
+    // Fed in one go, the sessions' requests reach the store in one or a few writes of many pages each (the host's
+    // waitUntil, so that a Worker's round does not wait for its write).
+    const waitUntil = () => {};
     for (let i = 0; i < 3000; i++) {
       const words = Array.from({ length: 24 }, (_, k) => `topic${i}x${k}`).join(' ');
-      await layer.prepare({ sessionId: `busy-${i}`, tools, messages: turn(words, ['calculator', 'send_email']) });
+      const messages = turn(words, ['calculator', 'send_email']);
+      await layer.prepare({ sessionId: `busy-${i}`, tools, messages, waitUntil });
     }
     await layer.flush();
     expect(warnings).toEqual([]);
