@@ -249,9 +249,15 @@ export function headlineCostTable(
     const share = mode === 'none' || !none ? '' : ` (${Math.round((value / none) * 100)}%)`;
     return `${Math.round(value).toLocaleString('en-US')}${share}`;
   };
+  // The floor (only the tools the session calls, inline, no search) and the default's multiple of it.
+  const floor = (row: CostRow) => (row.floor ? Math.round(row.floor).toLocaleString('en-US') : '–');
+  const ratio = (row: CostRow) => {
+    const r = floorRatio(row);
+    return r === undefined ? '–' : `${r.toFixed(2)}x (${DEFAULT_EXPOSURE[row.provider]})`;
+  };
   return {
     title: '',
-    columns: ['provider', 'every tool, no layer', "'tools'", "'bridge'", "'native'"],
-    rows: picked.map((r) => [r.provider, ...COST_MODES.map((m) => cell(r, m))]),
+    columns: ['provider', 'every tool, no layer', "'tools'", "'bridge'", "'native'", 'floor', 'default ÷ floor'],
+    rows: picked.map((r) => [r.provider, ...COST_MODES.map((m) => cell(r, m)), floor(r), ratio(r)]),
   };
 }
