@@ -5,7 +5,14 @@
 import { createToolSearch, type SearchResult } from 'tool-search-layer';
 import type { Provider } from 'tool-search-layer/cost';
 import { floorCost } from './cost-run.ts';
-import { anthropicSession, chatSession, geminiSession, priceRecorded, type SessionScript } from './cost-sessions.ts';
+import {
+  anthropicSession,
+  chatSession,
+  geminiSession,
+  priceRecorded,
+  responsesNativeSession,
+  type SessionScript,
+} from './cost-sessions.ts';
 import { type BenchTool, loadSet } from './data.ts';
 
 /** Searches a model might make in one session over the GitHub MCP catalogue, each followed by a call of its best hit. */
@@ -97,6 +104,10 @@ for (const [name, queries] of Object.entries(SESSIONS)) {
       `${provider} ${mode} ${(cost / 1000).toFixed(1)}k / ${(floor / 1000).toFixed(1)}k = ${(cost / floor).toFixed(2)}x`,
     );
   }
+  // OpenAI Responses in native mode (not a default: it needs a model with tool_search), for comparison.
+  const native = priceRecorded('openai', await responsesNativeSession(tools, script)).cost;
+  const floor = await floorCost('openai', tools, script);
+  cells.push(`openai responses native ${(native / 1000).toFixed(1)}k = ${(native / floor).toFixed(2)}x`);
   process.stdout.write(
     `${name} (${queries.length} searches; shown ${await heldShare(tools, queries)}): ${cells.join('; ')}\n`,
   );
