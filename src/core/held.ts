@@ -1,7 +1,7 @@
 // The tools whose whole definitions a session's model has in front of it: the search results in the history the host
 // passed to the last `prepare` (those sent in full), the tools that round's tools block carries, and what searches
 // returned in full since. A search marks the tools of its page found here `shown` instead of sending them again
-// (markShown in search-run.ts).
+// (markShown in shown.ts).
 
 /** Most sessions remembered; past it the oldest is forgotten, and its next search sends every definition in full. */
 const MAX_SESSIONS = 1000;

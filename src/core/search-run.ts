@@ -4,8 +4,7 @@ import * as v from 'valibot';
 import type { Tool } from '../base/types.ts';
 import { asKeyword, type RankResult, rankTools } from '../search/index.ts';
 import type { Catalogue } from './catalogue-types.ts';
-import type { Held } from './held.ts';
-import { type FoundTool, type SearchErrorResult, type SearchResult, toFoundTool } from './search-tool.ts';
+import { type SearchErrorResult, type SearchResult, toFoundTool } from './search-tool.ts';
 import { format, type Texts } from './texts.ts';
 
 const MAX_QUERY_CHARS = 1000;
@@ -205,19 +204,5 @@ export function runSearch(
   };
 }
 
-/**
- * The result with each tool the session already holds in full sent as its name and description, marked `shown`, and
- * `hint` saying where its parameters are; the tools it sends in full join the held ones when the session's do grow.
- */
-export function markShown(result: SearchResult, held: Held, hint: string): SearchResult {
-  let shown = false;
-  const tools = result.tools.map((tool): FoundTool => {
-    if (!held.names.has(tool.name)) return tool;
-    shown = true;
-    return { name: tool.name, description: tool.description, shown: true };
-  });
-  if (held.grows) for (const tool of result.tools) held.names.add(tool.name);
-  return shown ? { ...result, tools, hint: `${result.hint} ${hint}` } : result;
-}
-
 export { getToolIndex } from '../search/index.ts';
+export { markShown } from './shown.ts';
