@@ -31,7 +31,7 @@ import {
 import { type BenchTool, loadSet } from './data.ts';
 import { anthropicCostLine, updateReadme } from './readme.ts';
 import { renderMarkdown, type Table } from './table.ts';
-import { discoveryQueries } from './tokens.ts';
+import { discoveryQueries, toolsTokens } from './tokens.ts';
 
 interface CostCatalogue {
   name: string;
@@ -123,8 +123,10 @@ export async function measureCost(
               ...session,
               ...shapeInput(shape),
               ...rest,
-              // The recorded session's own pages, in order: a page is as long as its search's confidence allows.
+              // The recorded session's own pages, in order (a page is as long as its search's confidence allows),
+              // and the mean size of the tools they return.
               toolsPerSearch: script.pages,
+              foundToolTokens: Math.round(toolsTokens(script.returned) / Math.max(1, script.returned.length)),
             }).modes[mode]?.cost ?? 0;
           row.measured[mode] = measured;
           // The table shows the estimate of the session as recorded (its system prompt, rounds and replies).

@@ -80,6 +80,8 @@ export interface SessionScript {
   finds: readonly { query: string; name: string }[];
   /** Per find: how many tools its search returns without a `limit` (fewer than 5 where the ranking is confident). */
   pages: readonly number[];
+  /** The tools those searches return, in order. */
+  returned: readonly Tool[];
 }
 
 /** Spreads the discoveries as the estimator does, and finds each query's best hit with the layer itself. */
@@ -100,13 +102,16 @@ export async function sessionScript(
     if (name && !finds.some((f) => f.name === name)) finds.push({ query, name });
   }
   const pages: number[] = [];
+  const returned: Tool[] = [];
   for (const { query } of finds) {
     const page = await layer.search({ sessionId: 'pages', tools }, { query });
-    pages.push('tools' in page ? page.tools.length : 0);
+    const shown = 'tools' in page ? page.tools : [];
+    pages.push(shown.length);
+    returned.push(...(shown as readonly Tool[]));
   }
   if (finds.length < discoveries)
     throw new Error(`[bench] cost: only ${finds.length} distinct finds for ${discoveries}`);
-  return { turns, searchAt, finds, pages };
+  return { turns, searchAt, finds, pages, returned };
 }
 
 const USER_TEXT = (turn: number) =>

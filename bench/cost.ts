@@ -182,7 +182,7 @@ export function costTable(rows: readonly CostRow[]): Table {
     ]),
     notes: [
       "none: every tool sent every round (no layer); tools, bridge, native: the exposure modes of SPEC 11 (native: the provider's own deferral; Gemini has none).",
-      "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x in 128-token steps from 1,024, output 8x; Gemini: reads 0.1x from 4,096, output 6x); as many tools per search as the session's searches return, in order (at most 5; fewer where the ranking is confident).",
+      "Priced by tool-search-layer/cost under each provider's published cache rules (Anthropic: writes 1.25x, reads 0.1x, output 5x; OpenAI: reads 0.1x in 128-token steps from 1,024, output 8x; Gemini: reads 0.1x from 4,096, output 6x); as many tools per search as the session's searches return, in order (at most 5; fewer where the ranking is confident), of those tools' mean size.",
       ...(floored
         ? [
             "floor: the same recorded session with only the tools it calls, sent inline from the first request (no search, no extra round), priced the same way; no tool-search layer can cost less. default ÷ floor: the measured cost of the adapter's default exposure (in brackets) over the floor.",
@@ -249,9 +249,15 @@ export function headlineCostTable(
     const share = mode === 'none' || !none ? '' : ` (${Math.round((value / none) * 100)}%)`;
     return `${Math.round(value).toLocaleString('en-US')}${share}`;
   };
+  // The floor (only the tools the session calls, inline, no search) and the default's multiple of it.
+  const floor = (row: CostRow) => (row.floor ? Math.round(row.floor).toLocaleString('en-US') : '–');
+  const ratio = (row: CostRow) => {
+    const r = floorRatio(row);
+    return r === undefined ? '–' : `${r.toFixed(2)}x (${DEFAULT_EXPOSURE[row.provider]})`;
+  };
   return {
     title: '',
-    columns: ['provider', 'every tool, no layer', "'tools'", "'bridge'", "'native'"],
-    rows: picked.map((r) => [r.provider, ...COST_MODES.map((m) => cell(r, m))]),
+    columns: ['provider', 'every tool, no layer', "'tools'", "'bridge'", "'native'", 'floor', 'default ÷ floor'],
+    rows: picked.map((r) => [r.provider, ...COST_MODES.map((m) => cell(r, m)), floor(r), ratio(r)]),
   };
 }

@@ -55,7 +55,7 @@ export function rankingSummary(rows: readonly QualityScore[], self = 'tool-searc
  * 'bridge', 'native'), so the guide and the front page give one answer.
  */
 export function anthropicCostLine(row: readonly string[]): string {
-  const [, none, tools, bridge, native] = row;
+  const [, none, tools, bridge, native, floor, ratio] = row;
   const amount = (cell: string | undefined) => Number((cell ?? '').replace(/\s.*$/, '').replaceAll(',', ''));
   const toolsVersusNone =
     amount(tools) > amount(none)
@@ -64,6 +64,9 @@ export function anthropicCostLine(row: readonly string[]): string {
   return (
     `Measured through this adapter (\`npm run bench:cost\`: the GitHub MCP catalogue, 30 rounds, 6 discoveries, ` +
     `token-equivalents at the base input price under Anthropic's cache rules): native ${native}, bridge ${bridge} ` +
-    `(percentages of sending every tool, ${none}); \`'tools'\` costs ${tools}, ${toolsVersusNone}.`
+    `(percentages of sending every tool, ${none}); \`'tools'\` costs ${tools}, ${toolsVersusNone}.` +
+    (floor && ratio && floor !== '–'
+      ? ` The floor, the same session with only the tools it calls sent inline, costs ${floor}: native is ${ratio.replace(/\s.*$/, '')} of it.`
+      : '')
   );
 }

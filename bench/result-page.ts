@@ -9,6 +9,7 @@ import type { Tool } from '../src/base/types.ts';
 import { type ConfidentCut, confidentCount } from '../src/core/search-run.ts';
 import { getToolIndex, rankTools } from '../src/search/index.ts';
 import { labelledSets, loadSet } from './data.ts';
+import { discoveryQueries } from './tokens.ts';
 
 const CAP = 5;
 const PER_SET = process.argv.includes('--quick') ? 300 : 4000;
@@ -23,7 +24,7 @@ interface Ranked {
   readonly count: readonly number[];
   readonly scores: readonly (readonly number[])[];
   readonly whole: readonly boolean[];
-  readonly named: readonly number[];
+  readonly held: readonly (readonly number[])[];
 }
 
 function rankSet(name: string): Ranked {
@@ -37,7 +38,7 @@ function rankSet(name: string): Ranked {
   const count: number[] = [];
   const scores: number[][] = [];
   const whole: boolean[] = [];
-  const named: number[] = [];
+  const held: number[][] = [];
   for (const q of queries) {
     const ranked = rankTools(index, q.query, { take: CAP });
     const names = ranked.ids.map((id) => tools[id]?.name);
@@ -47,9 +48,9 @@ function rankSet(name: string): Ranked {
     count.push(ranked.ids.length);
     scores.push([...(ranked.scores ?? [])]);
     whole.push(ranked.whole === true);
-    named.push(ranked.named ?? 0);
+    held.push([...(ranked.held ?? [])]);
   }
-  return { hits, relevant, count, scores, whole, named };
+  return { hits, relevant, count, scores, whole, held };
 }
 
 /** Recall of the page as returned (in points) and its mean size, under a cut (undefined: today's five). */
@@ -57,7 +58,7 @@ function evaluate(r: Ranked, cut: ConfidentCut | undefined): { recall: number; s
   let recall = 0;
   let size = 0;
   for (let i = 0; i < r.hits.length; i++) {
-    const k = cut ? confidentCount(r.scores[i] as number[], CAP, cut, r.whole[i], r.named[i]) : CAP;
+    const k = cut ? confidentCount(r.scores[i] as number[], CAP, cut, r.whole[i], r.held[i]) : CAP;
     const hits = (r.hits[i] as number[]).filter((p) => p <= k).length;
     recall += (r.relevant[i] as number) ? hits / (r.relevant[i] as number) : 0;
     size += Math.min(k, r.count[i] as number);
@@ -69,9 +70,11 @@ function evaluate(r: Ranked, cut: ConfidentCut | undefined): { recall: number; s
 const GRID: ConfidentCut[] = [];
 for (const ratio of [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8]) {
   for (const whole of [undefined, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01]) {
-    for (const named of [false, true]) {
-      GRID.push({ rule: 'best', ratio, ...(whole !== undefined && { whole }), ...(named && { named }) });
-      GRID.push({ rule: 'gap', ratio, ...(whole !== undefined && { whole }), ...(named && { named }) });
+    // The name-held axis: none, or a name the query holds with at most 0 to 8 other words (64: any number).
+    for (const held of [undefined, 0, 1, 2, 3, 4, 5, 6, 8, 64]) {
+      for (const rule of ['best', 'gap'] as const) {
+        GRID.push({ rule, ratio, ...(whole !== undefined && { whole }), ...(held !== undefined && { held }) });
+      }
     }
   }
 }
@@ -106,9 +109,7 @@ if (process.argv.includes('--grid')) {
       const row = (table.get(s.name) as { recall: number; size: number }[])[g] as { recall: number; size: number };
       return `${(row.recall - (today.get(s.name)?.recall ?? 0)).toFixed(1)}/${row.size.toFixed(2)}`;
     });
-    process.stdout.write(
-      `${cut.rule} ${cut.ratio} ${cut.whole ?? '-'} ${cut.named ? 'named' : ''}: ${cells.join('  ')}\n`,
-    );
+    process.stdout.write(`${cut.rule} ${cut.ratio} ${cut.whole ?? '-'} ${cut.held ?? '-'}: ${cells.join('  ')}\n`);
   }
 }
 const f1 = (x: number) => x.toFixed(1);
@@ -116,7 +117,7 @@ const f2 = (x: number) => x.toFixed(2);
 const show = (g: number | undefined) =>
   g === undefined
     ? 'none (five)'
-    : `${GRID[g]?.rule} ${GRID[g]?.ratio}${GRID[g]?.whole === undefined ? '' : `, whole ${GRID[g]?.whole}`}${GRID[g]?.named ? ', named' : ''}`;
+    : `${GRID[g]?.rule} ${GRID[g]?.ratio}${GRID[g]?.whole === undefined ? '' : `, whole ${GRID[g]?.whole}`}${GRID[g]?.held === undefined ? '' : `, held ${GRID[g]?.held}`}`;
 process.stdout.write(
   `Leave one set out (${PER_SET} queries per set at most; recall in points)\n\nheld out | cut fitted on the others | recall@5 today | recall in page | change | definitions per search\n`,
 );
@@ -140,4 +141,19 @@ for (const s of sets) {
   const got =
     all === undefined ? base : ((table.get(s.name) as { recall: number; size: number }[])[all] as typeof base);
   process.stdout.write(`${s.name}: ${f1(base.recall)} -> ${f1(got.recall)}, ${f2(got.size)} definitions\n`);
+}
+
+// Not fitted on, only reported: the short queries a model writes when it searches (bench/tokens.ts).
+for (const [name, queries] of Object.entries(discoveryQueries)) {
+  const tools = loadSet(name).tools as unknown as Tool[];
+  const index = getToolIndex(tools);
+  const cut = all === undefined ? undefined : GRID[all];
+  const sizes = queries.map((q) => {
+    const r = rankTools(index, q, { take: CAP });
+    const k = cut ? confidentCount(r.scores ?? [], CAP, cut, r.whole, r.held) : CAP;
+    return Math.min(k, r.ids.length);
+  });
+  process.stdout.write(
+    `${name} discovery queries: ${sizes.join(', ')} (${f2(sizes.reduce((a, b) => a + b, 0) / sizes.length)} per search)\n`,
+  );
 }

@@ -37,20 +37,36 @@ export function parsedOnce<T>(parse: (text: string) => T): (text: string) => T {
   };
 }
 
-function parseNames(content: string): readonly string[] {
+/** A search result's tool names, and those of them it carried in full (not marked `shown`, no compact summary). */
+export interface ResultNames {
+  readonly names: readonly string[];
+  readonly full: readonly string[];
+}
+
+const NONE: ResultNames = { names: [], full: [] };
+
+function parseNames(content: string): ResultNames {
   try {
     const tools = (JSON.parse(content) as { tools?: unknown } | null)?.tools;
-    if (!Array.isArray(tools)) return [];
-    return tools
-      .map((tool: { name?: unknown } | null) => tool?.name)
-      .filter((name): name is string => typeof name === 'string');
+    if (!Array.isArray(tools)) return NONE;
+    const names: string[] = [];
+    const full: string[] = [];
+    for (const tool of tools as ({ name?: unknown; shown?: unknown; parameters?: unknown } | null)[]) {
+      if (typeof tool?.name !== 'string') continue;
+      names.push(tool.name);
+      if (tool.shown === undefined && typeof tool.parameters !== 'string') full.push(tool.name);
+    }
+    return { names, full };
   } catch {
-    return []; // not JSON: skipped, as the spec asks
+    return NONE; // not JSON: skipped, as the spec asks
   }
 }
 
 const searchResults = parsedOnce(parseNames);
 
-/** The tool names of a search result's content; anything that is not a result's JSON reads as none. */
-export const namesInSearchResult = (content: unknown): readonly string[] =>
-  typeof content === 'string' ? searchResults(content) : [];
+/**
+ * The tool names of a search result's content, and those it carried with their whole definitions; anything that is
+ * not a result's JSON reads as none.
+ */
+export const namesInResult = (content: unknown): ResultNames =>
+  typeof content === 'string' ? searchResults(content) : NONE;

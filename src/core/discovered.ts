@@ -1,7 +1,7 @@
 // The discovered set: which tools a session has found or used, and in what order the model sees them.
 
 import { bridgedName, CALL_TOOL_NAME } from '../base/names.ts';
-import { namesInSearchResult } from '../base/parsed-results.ts';
+import { namesInResult } from '../base/parsed-results.ts';
 import type { Message } from '../base/types.ts';
 import { NOT_CALLED } from './not-called.ts';
 
@@ -24,6 +24,8 @@ export interface HistoryEvent {
   readonly call: string;
   /** 'call': a use through the bridge's call_tool. */
   readonly via?: 'call' | undefined;
+  /** A search result's tool that the result carried with its whole definition (not marked `shown`). */
+  readonly full?: true;
 }
 
 const keyOf = (event: HistoryEvent): string => `${event.call}\n${event.name}`;
@@ -200,9 +202,12 @@ export function readEvents(
       calls.delete(toolCallId);
       // A corrective answer to a call of a tool the model had not been shown: the tool was not used.
       if (typeof content === 'string' && content.startsWith(NOT_CALLED)) continue;
-      const found = name === searchToolName ? namesInSearchResult(content) : [name];
+      const { names: found, full } = name === searchToolName ? namesInResult(content) : { names: [name], full: [] };
       const via = bridged.has(toolCallId) ? 'call' : undefined;
-      for (const tool of found) if (known(tool)) events.push({ name: tool, call: toolCallId, via });
+      for (const tool of found) {
+        if (known(tool))
+          events.push({ name: tool, call: toolCallId, via, ...(full.includes(tool) && { full: true as const }) });
+      }
     }
   }
   return events;

@@ -16,6 +16,7 @@ export const zh: Texts = {
   offsetParam: '跳过前多少个结果，用于翻页。',
   hintFound: '下一步可直接按名称调用。',
   hintMore: '如需更多，请把 offset 设为 {nextOffset} 再次搜索。',
+  hintShown: '标有 shown 的工具已在本次对话中较早发送过完整的参数定义。',
   hintNone: '没有匹配的工具。请换用其他关键词：同义词、任务中的动作或对象，或 search_tools 描述里列出的工具名称。',
   hintNoKeywords: '查询里没有可用的关键词：单个拉丁字母和“的”“the”这类停用词会被忽略。请换用能描述任务的词语。',
   hintPastEnd: 'offset {offset} 已超出结果范围（共 {found} 个结果），请使用小于 {found} 的 offset。',

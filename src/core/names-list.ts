@@ -16,25 +16,28 @@ export function namesList(
 ): string {
   const names = listed.map((tool) => tool.name);
   if (names.length === 0) return '';
-  const all = `${texts.namesIntro}\n${names.join(', ')}`;
+  // Names without white space (every provider's rule) are parted by a space: in o200k a fifth fewer tokens than
+  // ", " (GitHub MCP's 117 names: 409 instead of 525), in every request of the session. Others keep the commas.
+  const sep = names.some((name) => /\s/.test(name)) ? ', ' : ' ';
+  const all = `${texts.namesIntro}\n${names.join(sep)}`;
   if (budget === 0 || all.length <= budget) return all;
   // Find the longest prefix of names that fits with the closing line; the closing line depends on the rest.
-  let fit = fitNames(names, budget - texts.namesIntro.length - 1);
+  let fit = fitNames(names, budget - texts.namesIntro.length - 1, sep);
   for (;;) {
     const closing = closingLine(listed.slice(fit), budget / 2, texts, enabledGroups && new Set(enabledGroups));
     const room = budget - texts.namesIntro.length - closing.length - 2;
-    const next = fitNames(names, room);
-    if (next >= fit) return `${texts.namesIntro}\n${names.slice(0, fit).join(', ')}\n${closing}`;
+    const next = fitNames(names, room, sep);
+    if (next >= fit) return `${texts.namesIntro}\n${names.slice(0, fit).join(sep)}\n${closing}`;
     fit = next;
   }
 }
 
-/** How many leading names fit in `room` characters, joined by ", ". */
-function fitNames(names: readonly string[], room: number): number {
+/** How many leading names fit in `room` characters, joined by `sep`. */
+function fitNames(names: readonly string[], room: number, sep: string): number {
   let used = 0;
   let i = 0;
   for (; i < names.length; i++) {
-    used += (names[i] as string).length + (i === 0 ? 0 : 2);
+    used += (names[i] as string).length + (i === 0 ? 0 : sep.length);
     if (used > room) break;
   }
   return i;

@@ -94,13 +94,14 @@ export function searchWindow(
  * When a search may return fewer than the cap: `'best'` keeps the tools scoring at least `ratio` times the best,
  * `'gap'` stops at the first tool scoring under `ratio` times the one before it; with `whole`, a first tool that
  * holds every query term the catalogue knows stands alone when the second scores under `whole` times it; and with
- * `named`, the page stops after the first tools in a row whose names the query states (RankResult.named).
+ * `held`, when the first tool holds every query term, the page stops after the first tools in a row whose name's terms
+ * the query all holds with at most `held` other known terms (RankResult.held).
  */
 export interface ConfidentCut {
   readonly rule: 'best' | 'gap';
   readonly ratio: number;
   readonly whole?: number;
-  readonly named?: boolean;
+  readonly held?: number;
 }
 
 /**
@@ -113,7 +114,7 @@ export function confidentCount(
   cap: number,
   cut: ConfidentCut,
   whole = false,
-  named = 0,
+  held: readonly number[] = [],
 ): number {
   if (scores.length === 0) return cap;
   const best = scores[0] as number;
@@ -125,16 +126,20 @@ export function confidentCount(
     if (next < cut.ratio * bar) break;
     k++;
   }
-  return cut.named && named > 0 ? Math.min(k, named) : k;
+  if (cut.held === undefined) return k;
+  let n = 0;
+  while (n < held.length && (held[n] as number) <= cut.held) n++;
+  return n > 0 ? Math.min(k, n) : k;
 }
 
 /**
  * The cut searches ship, fitted by bench/result-page.ts under leave-one-set-out on the labelled sets: a page without
  * `limit` stops at the first tool scoring under a quarter of the one before it, and is the first tool alone when that
- * tool holds every query term and the second scores under half of it, and stops after the first tools in a row the
- * query names. No held-out set lost a point of the recall of the page of five.
+ * tool holds every query term and the second scores under half of it, and, when the first tool holds every query
+ * term, stops after the first tools in a row whose whole name the query holds with at most 2 other words ("list open
+ * issues in a repository": list_issues). No held-out set lost a point of the recall of the page of five.
  */
-export const CONFIDENT_CUT: ConfidentCut = { rule: 'gap', ratio: 0.25, whole: 0.5, named: true };
+export const CONFIDENT_CUT: ConfidentCut = { rule: 'gap', ratio: 0.25, whole: 0.5, held: 2 };
 
 /**
  * The ids of a search's page: `offset` onwards, at most `limit` of them; a first page the model asked no `limit` of
@@ -149,7 +154,7 @@ export function pageIds(
   const { take, cap } = searchWindow(args, maxSearchResults);
   const cut = args.limit === undefined && args.offset === 0 && Number.isFinite(cap) && ranked.scores;
   const end = cut
-    ? confidentCount(ranked.scores as readonly number[], cap, CONFIDENT_CUT, ranked.whole, ranked.named)
+    ? confidentCount(ranked.scores as readonly number[], cap, CONFIDENT_CUT, ranked.whole, ranked.held)
     : take;
   return { ids: ranked.ids.slice(args.offset, end), cut: Boolean(cut) && end < ranked.ids.length };
 }
@@ -200,3 +205,4 @@ export function runSearch(
 }
 
 export { getToolIndex } from '../search/index.ts';
+export { markShown } from './shown.ts';

@@ -15,6 +15,11 @@ export interface FoundTool {
    * such as `city: string, days?: integer`. Absent when the tool has none (or one JSON cannot carry).
    */
   readonly parameters?: JsonSchema | string;
+  /**
+   * The session already holds this tool's whole definition (an earlier search result still in the history the host
+   * passed to `prepare`, or the tools block): `parameters` is left out rather than sent again.
+   */
+  readonly shown?: true;
 }
 
 /**

@@ -19,6 +19,8 @@ export interface Texts {
   readonly hintFound: string;
   /** More tools match: {nextOffset} ({remaining} may be used, though `found` already says it). */
   readonly hintMore: string;
+  /** Some tools of the page are marked `shown`: their whole definitions were sent earlier in the conversation. */
+  readonly hintShown: string;
   readonly hintNone: string;
   readonly hintNoKeywords: string;
   /** {offset}, {found} */
@@ -66,6 +68,7 @@ const en: Texts = {
   offsetParam: 'How many results to skip, for paging.',
   hintFound: 'Call a tool above directly by name from your next step.',
   hintMore: 'For more, search again with offset {nextOffset}.',
+  hintShown: 'Tools marked "shown" were sent with their parameters earlier in this conversation.',
   hintNone:
     'No tool matched. Try other keywords: a synonym, the action or the object of the task, or a name from the list in the search_tools description.',
   hintNoKeywords:

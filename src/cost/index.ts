@@ -42,7 +42,7 @@ export interface SessionCostInput {
   readonly foundToolTokens?: number;
   /** The layer's `maxDiscoveredKeep`. Default 20. */
   readonly maxDiscoveredKeep?: number;
-  /** Tokens of the search tool's definition with its names list. Default: 120 plus 6 per tool, at most 1,620. */
+  /** Tokens of the search tool's definition with its names list. Default: 120 plus 5 per tool, at most 1,620. */
   readonly searchToolTokens?: number;
   /** Search results as name, description and a one-line summary (`searchResults: 'compact'`). Default false. */
   readonly compactResults?: boolean;
@@ -119,7 +119,7 @@ function resolveInput(input: SessionCostInput, where: string) {
     toolCount,
     groupCount: parsed.groupCount ?? Math.ceil(toolCount / 9),
     foundToolTokens: parsed.foundToolTokens ?? parsed.catalogueTokens / toolCount,
-    searchToolTokens: parsed.searchToolTokens ?? 120 + Math.min(1500, 6 * toolCount),
+    searchToolTokens: parsed.searchToolTokens ?? 120 + Math.min(1500, 5 * toolCount),
   };
   return { parsed, shape };
 }

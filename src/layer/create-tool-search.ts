@@ -38,6 +38,7 @@ export function createToolSearch(options?: ToolSearchOptions): ToolSearch {
       // Credit still being written would land after the store is cleared.
       if (sessionId === undefined && learner) await (await learner()).drop();
       await layer.store.delete(sessionId);
+      layer.held.forget(sessionId);
       if (sessionId === undefined && learner) (await learner()).clearMemory();
     },
 

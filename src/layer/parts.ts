@@ -3,6 +3,7 @@
 import type { CatalogueInfo } from '../core/catalogue.ts';
 import { catalogueWarner } from '../core/catalogue-warnings.ts';
 import { type Emit, eventSink } from '../core/events.ts';
+import { createHeldMemory, type HeldMemory } from '../core/held.ts';
 import { loadSearch } from '../core/search-loader.ts';
 import { type Sessions, sessionsOf } from '../core/sessions.ts';
 import { type GuardedStore, guardStore } from '../core/store-guard.ts';
@@ -23,6 +24,8 @@ export interface Layer {
   readonly emit: Emit;
   readonly store: GuardedStore;
   readonly sessions: Sessions;
+  /** Per session, the definitions its model already holds in full (core/held.ts). */
+  readonly held: HeldMemory;
   /** The learner of a layer with the `learn` option, loaded with its first round. */
   readonly learner: (() => Promise<Learner>) | undefined;
   readonly semantic: SemanticRanker | undefined;
@@ -62,6 +65,7 @@ export function createLayer(options: ToolSearchOptions | undefined): Layer {
     emit,
     store,
     sessions: sessionsOf(store, emit, warn),
+    held: createHeldMemory(),
     learner: resolved.learn ? lazyLearner(resolved.learn, resolved.store, guard) : undefined,
     semantic: semantic || undefined,
     modes: exposureModes(resolved, semantic !== undefined),

@@ -1,4 +1,5 @@
 // prepare: the tools the model is sent this round, from the session's discovered set after the history is read.
+import { CALL_TOOL_NAME } from '../base/names.ts';
 import type { Tool } from '../base/types.ts';
 import { type Catalogue, type CatalogueInfo, catalogueOf, groupsKey, inspect, visibility } from '../core/catalogue.ts';
 import { applyHistory, boundedByCatalogue, type HistoryEvent, readEvents } from '../core/discovered.ts';
@@ -59,7 +60,7 @@ async function readHistory(
   input: PrepareInput,
   catalogue: Catalogue,
   warn: (message: string) => void,
-): Promise<readonly string[]> {
+): Promise<{ readonly order: readonly string[]; readonly full: readonly string[] }> {
   const { sessionId } = input;
   const keep = layer.resolved.maxDiscoveredKeep;
   const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
@@ -78,7 +79,8 @@ async function readHistory(
   const written = learning?.commit(inline ? warn : layer.warn, inline);
   if (written && input.waitUntil) input.waitUntil(written);
   else if (written && inline) await written;
-  return record?.order ?? [];
+  const full = events.flatMap((event) => (event.full ? [event.name] : []));
+  return { order: record?.order ?? [], full };
 }
 
 /** The layer's `prepare`. */
@@ -106,7 +108,8 @@ export function createPrepare(layer: Layer): (input: PrepareInput) => Promise<Pr
     }
     const catalogue = catalogueOf(tools);
     const visible = visibility(catalogue, enabledGroups, SEARCH_TOOL_NAME);
-    const discovered = [...(await readHistory(layer, input, catalogue, warn))];
+    const history = await readHistory(layer, input, catalogue, warn);
+    const discovered = [...history.order];
     const searchTool = searchToolFor(
       catalogue.info,
       groupsKey(enabledGroups),
@@ -129,6 +132,11 @@ export function createPrepare(layer: Layer): (input: PrepareInput) => Promise<Pr
       mode.exposure === 'bridge'
         ? await layer.modes.tools(sessionId, catalogue, visible, groupsKey(enabledGroups))
         : exposure.tools;
+    // What the model holds in full from now: the definitions in the history's results and in this tools block.
+    const inBlock = exposed.flatMap((tool) =>
+      tool.name === SEARCH_TOOL_NAME || tool.name === CALL_TOOL_NAME ? [] : [tool.name],
+    );
+    layer.held.set(sessionId, [...history.full, ...inBlock], Array.isArray(input.messages));
     layer.debug(`${sessionId}: exposing ${exposed.length} of ${tools.length} tools`);
     return { tools: exposed, bypassed: false, discovered, warnings };
   };

@@ -17,7 +17,7 @@ export function createSearch(layer: Layer): ToolSearch['search'] {
     checkContext(context, 'search');
     const mode = modeOf(context, resolved, 'search');
     await layer.loaded();
-    const { parseSearchArgs, searchWindow, rankSearch, pageIds, runSearch } = await loadSearch();
+    const { parseSearchArgs, searchWindow, rankSearch, pageIds, runSearch, markShown } = await loadSearch();
     const parsed = parseSearchArgs(args, resolved.texts);
     if (!parsed.ok) return parsed.result;
     const catalogue = catalogueOf(context.tools);
@@ -41,6 +41,9 @@ export function createSearch(layer: Layer): ToolSearch['search'] {
     const { sessionId } = context;
     layer.emit({ type: 'search', sessionId, query: parsed.query, found: ranked.found, names: found });
     let result = runSearch(catalogue, parsed, resolved.maxSearchResults, shown, ranked);
+    // A definition the model already holds is not sent again (compact results carry none to begin with).
+    const held = mode.compact ? undefined : layer.held.get(sessionId);
+    if (held) result = markShown(result, held, shown.hintShown);
     if (found.length > 0) {
       const after = await layer.sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
       // The session's set (after this search) is left out of `related`: the model has those tools' definitions.

@@ -34,10 +34,11 @@ export interface RankResult {
   /** Whether the first id holds every query term the catalogue knows (its coverage factor is 1), with `scores`. */
   readonly whole?: boolean;
   /**
-   * With `whole`: how many of the first ids in a row the query names, their name's terms being the query's known
-   * terms in any order ("merge a pull request" names merge_pull_request): a query that states a name, not a task.
+   * With `whole`: for the first ids in a row whose name's terms the query all holds, how many other known query terms
+   * the query has ("merge a pull request" holds merge_pull_request with none; "list open issues in a repository"
+   * holds list_issues with 2): a query that states a name more than a task. Stops at the first id it does not hold.
    */
-  readonly named?: number;
+  readonly held?: readonly number[];
 }
 
 // The contract's bounds on a query, applied here too so a direct caller cannot make a search slow.
@@ -73,7 +74,7 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   const first = firstStage(ix, query, options.visible ?? (() => true), take);
   if (!('rank' in first)) return first;
   if (options.members) for (const d of first.candidates) options.members[d] = 1;
-  const { candidates, rank, evidence, keywords, whole, exact } = first;
+  const { candidates, rank, evidence, keywords, whole, spare } = first;
   const { rerankTop } = PARAMS;
   // The same best candidates are reordered whatever the page, so paging stays stable.
   const head = headOf(candidates, rank, rerankTop);
@@ -86,9 +87,13 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   const scored = scores.slice(0, take);
   const best = ids[0];
   const isWhole = best !== undefined && whole.includes(best);
-  let named = 0;
-  while (isWhole && named < ids.length && exact.includes(ids[named] as number)) named++;
-  return { found: candidates.length, ids, keywords, scores: scored, whole: isWhole, named };
+  const held: number[] = [];
+  for (const d of isWhole ? ids : []) {
+    const extra = spare.get(d);
+    if (extra === undefined || held.length === scored.length) break;
+    held.push(extra);
+  }
+  return { found: candidates.length, ids, keywords, scores: scored, whole: isWhole, held };
 }
 
 /** The first stage's best candidates and the features of each, for bench/tune.ts (which fits the second stage). */
@@ -123,8 +128,8 @@ interface FirstStage {
   readonly keywords: string[];
   /** The candidates holding every known query term (their coverage factor is 1). */
   readonly whole: readonly number[];
-  /** The candidates the query names: their name's terms are the query's known terms, in any order. */
-  readonly exact: readonly number[];
+  /** The candidates whose name's terms the query all holds, with how many other known query terms it has. */
+  readonly spare: ReadonlyMap<number, number>;
 }
 
 /** BM25F with coverage and name factors over every visible tool holding a query term, plus the substring floor. */
@@ -153,7 +158,7 @@ function firstStage(
   // The IDF mass of the query's known terms: a tool's share of it says how much of the request it covers, rare words
   // counting for more than common ones (a long request names its tool in its rarest words).
   let mass = 0;
-  // The query's own known terms: a tool whose name holds all of them, and nothing else, is named by the query.
+  // The query's own known terms: those a tool's name does not hold are the query's words beyond the name.
   let known = 0;
   const expanded = expand(ix, terms);
   const idf = new Float64Array(terms.length);
@@ -196,7 +201,7 @@ function firstStage(
   }
   const candidates: number[] = [];
   const whole: number[] = [];
-  const exact: number[] = [];
+  const spare = new Map<number, number>();
   const rank = takeRanks(ix);
   for (const d of touched) {
     const s = score[d] as number;
@@ -207,13 +212,13 @@ function firstStage(
       rank[d] = s ? TIER + s * (1 + nameBoost * names) * cover + substring * (sub[d] as number) : (sub[d] as number);
       candidates.push(d);
       if (mass && (covered[d] as number) >= mass * 0.999) whole.push(d);
-      if (names >= 1 && (named[d] as number) >= known) exact.push(d);
+      if (names >= 1) spare.set(d, Math.max(0, known - (named[d] as number)));
     }
     score[d] = sub[d] = covered[d] = named[d] = seen[d] = 0;
   }
   release(ix, acc);
   const evidence = { slots: expanded, idf, mass, pairs: queryPairs(ix, parsed, (t) => idfOf(n, df(ix, t))) };
-  return { candidates, rank, evidence, keywords, whole, exact };
+  return { candidates, rank, evidence, keywords, whole, spare };
 }
 
 // Per index, one array of candidate scores, reused: allocating and zeroing one per query showed in its time.

@@ -6,7 +6,7 @@ import type {
   ToolResultBlockParam,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import { createToolSearch, type ToolSearch } from 'tool-search-layer';
+import { createToolSearch, type SearchResult, type ToolSearch } from 'tool-search-layer';
 import {
   answerAnthropicToolUse,
   anthropicMessagesToMessages,
@@ -211,6 +211,28 @@ describe('Anthropic Messages, native mode (defer_loading and tool_reference)', (
     const use = { type: 'tool_use' as const, id: 'u2', name: 'search_tools', input: { query: 'weather forecast' } };
     const answer = await answerAnthropicToolUse(layer, use, { ...options, tools, execute: () => '' });
     expect(JSON.stringify(answer)).not.toMatch(/get_weather|get_forecast|query_city_weather/);
+  });
+
+  it('references only tools the history has not loaded yet; a search of loaded tools alone answers as text', async () => {
+    const layer = createToolSearch(quiet());
+    const options = { sessionId: 'again', tools, native: true, execute: () => '' };
+    const messages: MessageParam[] = [{ role: 'user', content: 'Forecast, please.' }];
+    const ask = async (id: string, query: string) => {
+      await prepareAnthropicMessages(layer, { messages, tools }, options);
+      const use = { type: 'tool_use' as const, id, name: 'search_tools', input: { query, limit: 3 } };
+      const answer = await answerAnthropicToolUse(layer, use, options);
+      messages.push({ role: 'assistant', content: [use] }, { role: 'user', content: [answer] });
+      return answer;
+    };
+    const first = await ask('u1', 'weather forecast');
+    const loaded = (first.content as { tool_name: string }[]).map((block) => block.tool_name);
+    expect(loaded).toContain('get_forecast');
+    const second = await ask('u2', 'weather forecast');
+    // Every tool it found is loaded already: the result as text names them, marked shown, with the hint.
+    const text = JSON.parse(second.content as string) as SearchResult;
+    expect(text.tools.map((tool) => tool.name)).toEqual(loaded);
+    expect(text.tools.every((tool) => tool.shown && tool.parameters === undefined)).toBe(true);
+    expect(text.hint).toContain(layer.options.texts.hintShown);
   });
 
   it('answers a search that found nothing with the result as text, so the model reads the hint', async () => {

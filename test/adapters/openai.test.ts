@@ -2,7 +2,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ResponseInputItem, Tool as ResponsesTool } from 'openai/resources/responses/responses';
-import { createToolSearch, type ToolSearch } from 'tool-search-layer';
+import { createToolSearch, type SearchResult, type ToolSearch } from 'tool-search-layer';
 import {
   answerChatToolCall,
   answerResponseToolCall,
@@ -394,6 +394,33 @@ describe('Responses API, native mode (client tool_search, defer_loading)', () =>
     const items = await answerResponseToolCall(layer, search, { ...options, tools: responsesTools, execute: () => '' });
     expect(JSON.stringify(items)).not.toMatch(/get_weather|get_forecast|query_city_weather/);
     expect(JSON.stringify(items)).toContain('send_email');
+  });
+
+  it('loads again only what the input has not loaded; a search of loaded tools alone loads them again', async () => {
+    const layer = createToolSearch(quiet());
+    const options = { sessionId: 'again', groupOf, native: true, tools: responsesTools, execute: () => '' };
+    const input: ResponseInputItem[] = [{ role: 'user', content: 'Forecast, then mail.' }];
+    const ask = async (callId: string, query: string) => {
+      await prepareResponse(layer, { input, tools: responsesTools }, options);
+      const search = { type: 'tool_search_call' as const, call_id: callId, arguments: { query, limit: 2 } };
+      const items = await answerResponseToolCall(layer, search, options);
+      input.push(search as ResponseInputItem, ...items);
+      const output = items[0] as unknown as { tools: { name?: string; tools?: { name: string }[] }[] };
+      return output.tools.flatMap((tool) => (tool.tools ? tool.tools.map((member) => member.name) : [tool.name]));
+    };
+    const first = await ask('s1', 'weather forecast');
+    expect(first).toContain('get_forecast');
+    // Loaded already, so the output is not empty: the same tools load again.
+    expect(await ask('s2', 'weather forecast')).toEqual(first);
+    // A search that finds a loaded tool and a new one loads the new one only.
+    const fresh = (await createToolSearch(quiet()).search(
+      { sessionId: 'f', tools: catalogue },
+      { query: 'forecast email', limit: 2 },
+    )) as SearchResult;
+    expect(fresh.tools.map((tool) => tool.name)).toContain('get_forecast');
+    const both = await ask('s3', 'forecast email');
+    expect(both).not.toContain('get_forecast');
+    expect(both.length).toBeGreaterThan(0);
   });
 
   it('names namespaces as the API accepts, never after a top-level tool or another namespace', async () => {

@@ -147,7 +147,7 @@ describe('bridge: the tools block', () => {
     expect(tools[1]).not.toBe(theirs);
     const plain = createToolSearch({ ...quiet(), exposure: 'bridge' });
     const [search] = (await plain.prepare({ sessionId: 's', tools: [...catalogue, theirs] })).tools;
-    const listed = search?.description?.split('\n').at(-1)?.split(', ');
+    const listed = search?.description?.split('\n').at(-1)?.split(' ');
     expect(listed).toContain('send_email');
     expect(listed).not.toContain(CALL_TOOL_NAME);
   });

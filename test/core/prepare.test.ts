@@ -146,6 +146,15 @@ describe('prepare: names list (step 5)', () => {
     expect(description).not.toContain('Evaluate an arithmetic expression');
   });
 
+  it('parts the names by spaces, or by commas when a name holds white space', async () => {
+    const layer = createToolSearch(quiet());
+    const list = async (tools: readonly Tool[]) =>
+      ((await layer.prepare({ sessionId: 's', tools })).tools[0]?.description ?? '').split('\n').at(-1);
+    expect(await list(catalogue)).toBe(catalogue.map((t) => t.name).join(' '));
+    const spaced = [...catalogue, { name: 'look up', description: 'A name with a space' }];
+    expect(await list(spaced)).toBe(spaced.map((t) => t.name).join(', '));
+  });
+
   it('omits the list when every other tool is direct', async () => {
     const direct = catalogue.slice(0, 6).map((t) => t.name);
     const layer = createToolSearch({ ...quiet(), alwaysDirectTools: direct });

@@ -75,7 +75,7 @@ describe('figures in the README and the docs', () => {
     const block = /<!-- anthropic-cost:start -->\n([\s\S]*?)\n<!-- anthropic-cost:end -->/.exec(
       read('docs/anthropic.md'),
     )?.[1];
-    expect(cells).toHaveLength(5);
+    expect(cells).toHaveLength(7);
     expect(block).toBe(anthropicCostLine(cells));
   });
 });

@@ -83,7 +83,9 @@ export async function answerAnthropicToolUse(
     { ...options, converted, nameOf: (tool) => ('name' in tool ? tool.name : undefined) },
   );
   if (routed.kind === 'executed') return { ...answer, content: routed.output };
-  const found = 'tools' in routed.result ? (routed.result.tools ?? []).map((tool) => tool.name) : [];
+  // A tool marked `shown` is loaded already: an earlier tool_reference in the history holds its definition.
+  const found =
+    'tools' in routed.result ? (routed.result.tools ?? []).flatMap((tool) => (tool.shown ? [] : [tool.name])) : [];
   const loadable = found.filter(loadableIn(layer, converted, exposure, options.enabledGroups));
   if (routed.kind === 'search') {
     return loadable.length > 0

@@ -178,6 +178,8 @@ export function createMcpRouter(layer: ToolSearch, catalogue: McpCatalogue, opti
 /** The found tool with its server's annotations, in the layer's key order. */
 function decorate(found: FoundTool, tool: McpTool | undefined): McpFoundTool {
   if (!tool) return found as McpFoundTool;
+  // A tool marked `shown` was sent whole before, title and annotations with it.
+  if (found.shown) return { ...found, server: tool.server };
   return {
     ...found,
     ...(tool.title !== undefined && { title: tool.title }),

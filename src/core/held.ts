@@ -1,0 +1,39 @@
+// The tools whose whole definitions a session's model has in front of it: the search results in the history the host
+// passed to the last `prepare` (those sent in full), the tools that round's tools block carries, and what searches
+// returned in full since. A search marks the tools of its page found here `shown` instead of sending them again
+// (markShown in shown.ts).
+
+/** Most sessions remembered; past it the oldest is forgotten, and its next search sends every definition in full. */
+const MAX_SESSIONS = 1000;
+
+/** One session's held definitions, by tool name. */
+export interface Held {
+  readonly names: Set<string>;
+  /** Whether searches add what they send in full: only when the host passed a history, which will carry it. */
+  readonly grows: boolean;
+}
+
+/** Per session, the definitions its model holds, as of its last `prepare`. */
+export interface HeldMemory {
+  set(sessionId: string, names: Iterable<string>, grows: boolean): void;
+  get(sessionId: string): Held | undefined;
+  /** Forgets one session, or every session when omitted. */
+  forget(sessionId?: string): void;
+}
+
+/** A bounded memory of held definitions; it lives with the layer, so a layer made per request starts empty. */
+export function createHeldMemory(): HeldMemory {
+  const sessions = new Map<string, Held>();
+  return {
+    set(sessionId, names, grows) {
+      sessions.delete(sessionId);
+      if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+      sessions.set(sessionId, { names: new Set(names), grows });
+    },
+    get: (sessionId) => sessions.get(sessionId),
+    forget(sessionId) {
+      if (sessionId === undefined) sessions.clear();
+      else sessions.delete(sessionId);
+    },
+  };
+}
