@@ -9,6 +9,7 @@ import { sampleEvenly } from './sample.ts';
 if (process.env.VOTE) Object.assign(VOTE, JSON.parse(process.env.VOTE));
 const fraction = Number(process.env.FRACTION ?? 1);
 const max = Number(process.env.LEARN_MAX_QUERIES ?? 2000);
+const shipped = { ...VOTE };
 const grid = JSON.parse(process.env.GRID ?? '[{"memoryWeight":0},{"memoryWeight":1}]') as object[];
 for (const name of process.argv.slice(2).length ? process.argv.slice(2) : labelledSets) {
   const set = loadSet(name);
@@ -24,7 +25,9 @@ for (const name of process.argv.slice(2).length ? process.argv.slice(2) : labell
   for (const [i, q] of feed.entries()) await feedSession(feeder, tools, `feed-${i}`, q);
   await feeder.flush();
   const cells: string[] = [];
-  for (const g of grid) {
+  for (const { vote, ...g } of grid as { vote?: object }[]) {
+    for (const key of Object.keys(VOTE)) delete (VOTE as unknown as Record<string, unknown>)[key];
+    Object.assign(VOTE, shipped, vote);
     const r = await recall(createToolSearch({ ...options, store, learn: { scope: name, ...g } }), tools, test, 'g');
     cells.push(`${((r.r5 - off.r5) * 100).toFixed(1)}/${((r.c5 - off.c5) * 100).toFixed(1)}`.padStart(11));
   }

@@ -1,7 +1,7 @@
 // The memory of past requests as the store's shared space keeps it: a head `learn:<scope>:m` naming the first and
-// last page, and pages `learn:<scope>:m:<n>` that fill in order. A page holds remembered requests (hashed terms, the
-// session hashed, the tools by index into the page's own list of names); when the pages outgrow the byte bound, the
-// oldest page goes. Plain JSON, every value within what the shared space takes.
+// last page, and pages `learn:<scope>:m:<n>` that fill in order. A page holds remembered requests (hashed terms, five
+// characters each in one string, the session hashed, the tools by index into the page's own list of names); when the
+// pages outgrow the byte bound, the oldest page goes. Plain JSON, every value within what the shared space takes.
 import { scopeKey } from './scope-key.ts';
 
 /** The format version of the memory's head and pages. */
@@ -9,6 +9,35 @@ export const MEMORY_VERSION = 1;
 /** Most terms and tools one remembered request keeps. */
 export const MAX_TERMS = 32;
 export const MAX_TOOLS = 16;
+/** A term's hash as the memory keeps it: 30 bits, five characters of TERM_DIGITS. */
+export const TERM_MASK = 0x3fffffff;
+const TERM_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const DIGIT = new Map([...TERM_DIGITS].map((c, i) => [c, i]));
+
+/** Terms' hashes as one string of five characters each (a third of their decimal JSON). */
+export function packTerms(terms: readonly number[]): string {
+  let out = '';
+  for (const term of terms)
+    for (let shift = 24; shift >= 0; shift -= 6) out += TERM_DIGITS[(term >>> shift) & 63] as string;
+  return out;
+}
+
+/** The hashes of a packed string; an array of numbers (pages written before terms were packed) is read as 30 bits. */
+function unpackTerms(terms: unknown): number[] | undefined {
+  if (Array.isArray(terms)) return terms.filter((x): x is number => typeof x === 'number').map((x) => x & TERM_MASK);
+  if (typeof terms !== 'string' || terms.length % 5 !== 0) return undefined;
+  const out: number[] = [];
+  for (let i = 0; i < terms.length; i += 5) {
+    let term = 0;
+    for (let k = 0; k < 5; k++) {
+      const digit = DIGIT.get(terms[i + k] as string);
+      if (digit === undefined) return undefined;
+      term = term * 64 + digit;
+    }
+    out.push(term);
+  }
+  return out;
+}
 
 /** One remembered request: its session (hashed), which request of the session, its terms (hashed), its tools. */
 export interface Remembered {
@@ -25,7 +54,7 @@ export interface MemoryHead {
   readonly last: number;
 }
 
-type StoredEntry = readonly [session: number, turn: number, terms: readonly number[], tools: readonly number[]];
+type StoredEntry = readonly [session: number, turn: number, terms: string, tools: readonly number[]];
 
 /** One page: about the bytes it takes, the tool names its entries point to, and its entries. */
 interface Page {
@@ -75,16 +104,17 @@ export function pageEntries(value: unknown): Remembered[] {
   const out: Remembered[] = [];
   for (const entry of page.x) {
     if (!Array.isArray(entry) || entry.length !== 4) continue;
-    const [session, turn, terms, tools] = entry;
-    if (typeof session !== 'number' || typeof turn !== 'number' || !Array.isArray(terms) || !Array.isArray(tools))
-      continue;
+    const [session, turn, packed, tools] = entry as unknown[];
+    const terms = unpackTerms(packed);
+    if (typeof session !== 'number' || typeof turn !== 'number' || !terms || !Array.isArray(tools)) continue;
     const names = tools.map((i) => page.t[i]).filter((name): name is string => typeof name === 'string');
-    out.push({ session, turn, terms: terms.filter((x) => typeof x === 'number'), tools: names });
+    out.push({ session, turn, terms, tools: names });
   }
   return out;
 }
 
 const digits = (x: number): number => String(x).length;
+const utf8 = new TextEncoder();
 
 /**
  * Appends requests to a page while it stays within `pageBytes` (a pure change, safe to replay onto a fresher value).
@@ -102,10 +132,9 @@ export function appendToPage(
   let bytes = page.b;
   const left: Remembered[] = [];
   for (const [k, request] of requests.entries()) {
-    let size = digits(request.session) + digits(request.turn) + 8;
-    for (const term of request.terms) size += digits(term) + 1;
+    let size = digits(request.session) + digits(request.turn) + 10 + request.terms.length * 5;
     const fresh = request.tools.filter((tool) => !index.has(tool));
-    for (const tool of fresh) size += tool.length * 3 + 3;
+    for (const tool of fresh) size += utf8.encode(JSON.stringify(tool)).length + 1;
     size += request.tools.length * 4;
     if (bytes + size > pageBytes && x.length > 0) {
       left.push(...requests.slice(k));
@@ -115,7 +144,12 @@ export function appendToPage(
       index.set(tool, names.length);
       names.push(tool);
     }
-    x.push([request.session, request.turn, request.terms, request.tools.map((tool) => index.get(tool) as number)]);
+    x.push([
+      request.session,
+      request.turn,
+      packTerms(request.terms),
+      request.tools.map((tool) => index.get(tool) as number),
+    ]);
     bytes += size;
   }
   return { page: { v: MEMORY_VERSION, b: bytes, t: names, x }, left, added: x.length - page.x.length };

@@ -26,24 +26,25 @@ const QUERY_TERMS = 12;
 const PICKS = 24;
 
 /**
- * The candidates' positions, most similar first (ties: the earlier entry first), lazily: a vote reads about ten of
- * up to 256, so the first few are picked by scanning, and the rest sorted only if the vote reads on.
+ * The candidates' positions, most similar first (ties: the smaller key, from a request's session and turn, so that
+ * the order is the same whichever lane or page holds it), lazily: a vote reads about ten of up to 256, so the first
+ * few are picked by scanning, and the rest sorted only if the vote reads on.
  */
-function* mostSimilar(ids: readonly number[], sims: Float64Array): Generator<number> {
-  const taken = new Uint8Array(ids.length);
-  for (let pick = 0; pick < Math.min(PICKS, ids.length); pick++) {
+function* mostSimilar(keys: Float64Array, sims: Float64Array): Generator<number> {
+  const taken = new Uint8Array(keys.length);
+  for (let pick = 0; pick < Math.min(PICKS, keys.length); pick++) {
     let best = -1;
-    for (let k = 0; k < ids.length; k++) {
+    for (let k = 0; k < keys.length; k++) {
       if (taken[k] === 1) continue;
       const s = sims[k] as number;
       const b = best < 0 ? 0 : (sims[best] as number);
-      if (best < 0 || s > b || (s === b && (ids[k] as number) < (ids[best] as number))) best = k;
+      if (best < 0 || s > b || (s === b && (keys[k] as number) < (keys[best] as number))) best = k;
     }
     taken[best] = 1;
     yield best;
   }
-  const rest = [...ids.keys()].filter((k) => taken[k] === 0);
-  rest.sort((a, b) => (sims[b] as number) - (sims[a] as number) || (ids[a] as number) - (ids[b] as number));
+  const rest = [...sims.keys()].filter((k) => taken[k] === 0);
+  rest.sort((a, b) => (sims[b] as number) - (sims[a] as number) || (keys[a] as number) - (keys[b] as number));
   yield* rest;
 }
 
@@ -138,7 +139,12 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     // Each session votes once, with its most similar request; a tool gets a vote only from enough sessions.
     const voters: number[] = [];
     const sessions: number[] = [];
-    for (const k of mostSimilar(found, sims)) {
+    const keys = new Float64Array(found.length);
+    for (const [k, id] of found.entries()) {
+      const { session, turn } = s.entries[id] as Entry;
+      keys[k] = session * 1024 + turn;
+    }
+    for (const k of mostSimilar(keys, sims)) {
       const { session } = s.entries[found[k] as number] as Entry;
       if (!sessions.includes(session)) {
         sessions.push(session);

@@ -4,10 +4,14 @@
 import { fnv1a } from '../search/fnv.ts';
 import { createEntries, loadPage, retainPages } from './memory-entries.ts';
 import type { Remembered } from './memory-pages.ts';
+import { TERM_MASK } from './memory-pages.ts';
 import { createVote, type VoteSettings, type Votes } from './memory-vote.ts';
 
-/** A query term as the memory keeps it: hashed, so no stored value holds a word of a user's request. */
-export const termHash = (term: string): number => fnv1a(term);
+/**
+ * A query term as the memory keeps it: hashed, so no stored value holds a word of a user's request; 30 bits, five
+ * characters in a page (the table's shards, picked by the hash's low bits, are the same as with all 32).
+ */
+export const termHash = (term: string): number => fnv1a(term) & TERM_MASK;
 
 /** A session as the memory keeps it: hashed, enough to tell sessions apart and never to name one. */
 export const sessionHash = (sessionId: string): number => fnv1a(`\u0000${sessionId}`);

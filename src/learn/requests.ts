@@ -63,12 +63,14 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
 
   return {
     async remember(requests, warn) {
-      const lane = Math.floor(Math.random() * lanes);
-      const headName = memoryHeadKey(scope, lane);
-      let head = readMemoryHead(await read(headName, warn));
       let left = requests;
-      // Starting the lane's next page (and dropping its oldest) when the one being filled is full.
-      for (let tries = 0; left.length > 0 && tries < 4; tries++) {
+      // Each page a write fills goes to a lane picked at random, so a large batch (a busy moment, a bulk import)
+      // spreads over the lanes and is kept whole, the bound dropping the oldest pages; it gives up only once several
+      // pages in a row took nothing.
+      for (let idle = 0; left.length > 0 && idle < 8; ) {
+        const lane = Math.floor(Math.random() * lanes);
+        const headName = memoryHeadKey(scope, lane);
+        const head = readMemoryHead(await read(headName, warn));
         const n = head.last;
         let rest: Remembered[] = [];
         const key = memoryPageKey(scope, lane, n);
@@ -82,10 +84,11 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
           warn,
         );
         keep(key, page);
+        idle = rest.length < left.length ? 0 : idle + 1;
         left = rest;
         if (left.length === 0) break;
-        const before = head.first;
-        head = readMemoryHead(
+        // The page is full: the lane starts its next page, dropping its oldest when it has too many.
+        const next = readMemoryHead(
           await shared.update(
             headName,
             (current) => {
@@ -96,8 +99,8 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
             warn,
           ),
         );
-        keep(headName, head);
-        const gone = Array.from({ length: Math.max(0, head.first - before) }, (_, k) => before + k);
+        keep(headName, next);
+        const gone = Array.from({ length: Math.max(0, next.first - head.first) }, (_, k) => head.first + k);
         await Promise.all(gone.map((k) => shared.delete(memoryPageKey(scope, lane, k))));
       }
     },

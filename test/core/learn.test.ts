@@ -396,6 +396,33 @@ describe('learn', () => {
     ).toEqual([]);
   });
 
+  it('reads pages written before terms were packed (each term a number) as it reads its own', async () => {
+    const store = createMemoryStore();
+    const memoryOnly = { weight: 0 };
+    const layer = createToolSearch({ learn: memoryOnly, store, logger: quiet });
+    for (const [id, asked] of [
+      ['a', 'pack an umbrella for tomorrow in lisbon'],
+      ['b', 'umbrella for lisbon tomorrow?'],
+    ])
+      await layer.prepare({ sessionId: id as string, tools, messages: turn(asked as string, ['get_forecast']) });
+    await layer.flush();
+    // Each term: five characters of 6 bits. Written as the full 32-bit number the earlier format kept.
+    const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const unpack = (packed: string) =>
+      Array.from({ length: packed.length / 5 }, (_, i) =>
+        [...packed.slice(i * 5, i * 5 + 5)].reduce((x, c) => x * 64 + digits.indexOf(c), 0),
+      ).map((term) => term + 2 ** 31);
+    for (const lane of [0, 1, 2, 3]) {
+      const key = `learn:default:m${lane}:0`;
+      const page = (await store.shared?.get(key)) as { x: [number, number, string, number[]][] } | undefined;
+      if (!page) continue;
+      const x = page.x.map(([session, t, packed, used]) => [session, t, unpack(packed), used]);
+      await store.shared?.update(key, () => ({ ...page, x }));
+    }
+    const fresh = createToolSearch({ learn: memoryOnly, store, logger: quiet });
+    expect(await top(fresh, 'umbrella tomorrow lisbon')).toEqual(['get_forecast']);
+  });
+
   it('sees what another layer on the same store remembered once 5 seconds have passed, even in pages it read empty', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
@@ -424,6 +451,30 @@ describe('learn', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('keeps every request of a write that fills many pages (a busy moment), spread over the lanes', async () => {
+    const store = createMemoryStore({ maxSessions: 10_000 });
+    const warnings: string[] = [];
+    // No time limit on the store: a loaded machine must not turn the write into a timeout.
+    const logger = { warn: (message: string) => warnings.push(message) };
+    const layer = createToolSearch({ learn: true, store, logger, storeTimeoutMs: 0 });
+    // Fed in one go, the sessions' requests reach the store in one or a few writes of many pages each (the host's
+    // waitUntil, so that a Worker's round does not wait for its write).
+    const waitUntil = () => {};
+    for (let i = 0; i < 3000; i++) {
+      const words = Array.from({ length: 24 }, (_, k) => `topic${i}x${k}`).join(' ');
+      const messages = turn(words, ['calculator', 'send_email']);
+      await layer.prepare({ sessionId: `busy-${i}`, tools, messages, waitUntil });
+    }
+    await layer.flush();
+    expect(warnings).toEqual([]);
+    const keys = [0, 1, 2, 3].flatMap((lane) => Array.from({ length: 40 }, (_, n) => `learn:default:m${lane}:${n}`));
+    const pages = (await Promise.all(keys.map((key) => store.shared?.get(key)))).filter(Boolean) as { x: unknown[] }[];
+    expect(pages.reduce((sum, page) => sum + page.x.length, 0)).toBe(3000);
+    // More than one lane took pages.
+    const lanes = await Promise.all([0, 1, 2, 3].map((lane) => store.shared?.get(`learn:default:m${lane}`)));
+    expect(lanes.filter(Boolean).length).toBeGreaterThan(1);
   });
 
   it('keeps the memory within memoryBytes, the oldest page going first, and validates the option', async () => {
