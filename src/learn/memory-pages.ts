@@ -12,7 +12,9 @@ export const MAX_TOOLS = 16;
 /** A term's hash as the memory keeps it: 30 bits, five characters of TERM_DIGITS. */
 export const TERM_MASK = 0x3fffffff;
 const TERM_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const DIGIT = new Map([...TERM_DIGITS].map((c, i) => [c, i]));
+// Each character's digit by its code (-1 for none), so unpacking a page reads no map.
+const DIGIT = new Int8Array(128).fill(-1);
+for (const [i, c] of [...TERM_DIGITS].entries()) DIGIT[c.charCodeAt(0)] = i;
 
 /** Terms' hashes as one string of five characters each (a third of their decimal JSON). */
 export function packTerms(terms: readonly number[]): string {
@@ -30,8 +32,8 @@ function unpackTerms(terms: unknown): number[] | undefined {
   for (let i = 0; i < terms.length; i += 5) {
     let term = 0;
     for (let k = 0; k < 5; k++) {
-      const digit = DIGIT.get(terms[i + k] as string);
-      if (digit === undefined) return undefined;
+      const digit = DIGIT[terms.charCodeAt(i + k)] ?? -1;
+      if (digit < 0) return undefined;
       term = term * 64 + digit;
     }
     out.push(term);

@@ -30,21 +30,21 @@ const PICKS = 24;
  * the order is the same whichever lane or page holds it), lazily: a vote reads about ten of up to 256, so the first
  * few are picked by scanning, and the rest sorted only if the vote reads on.
  */
-function* mostSimilar(keys: Float64Array, sims: Float64Array): Generator<number> {
-  const taken = new Uint8Array(keys.length);
-  for (let pick = 0; pick < Math.min(PICKS, keys.length); pick++) {
+function* mostSimilar(key: (k: number) => number, sims: Float64Array): Generator<number> {
+  const taken = new Uint8Array(sims.length);
+  for (let pick = 0; pick < Math.min(PICKS, sims.length); pick++) {
     let best = -1;
-    for (let k = 0; k < keys.length; k++) {
+    for (let k = 0; k < sims.length; k++) {
       if (taken[k] === 1) continue;
       const s = sims[k] as number;
       const b = best < 0 ? 0 : (sims[best] as number);
-      if (best < 0 || s > b || (s === b && (keys[k] as number) < (keys[best] as number))) best = k;
+      if (best < 0 || s > b || (s === b && key(k) < key(best))) best = k;
     }
     taken[best] = 1;
     yield best;
   }
   const rest = [...sims.keys()].filter((k) => taken[k] === 0);
-  rest.sort((a, b) => (sims[b] as number) - (sims[a] as number) || (keys[a] as number) - (keys[b] as number));
+  rest.sort((a, b) => (sims[b] as number) - (sims[a] as number) || key(a) - key(b));
   yield* rest;
 }
 
@@ -139,12 +139,12 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     // Each session votes once, with its most similar request; a tool gets a vote only from enough sessions.
     const voters: number[] = [];
     const sessions: number[] = [];
-    const keys = new Float64Array(found.length);
-    for (const [k, id] of found.entries()) {
-      const { session, turn } = s.entries[id] as Entry;
-      keys[k] = session * 1024 + turn;
-    }
-    for (const k of mostSimilar(keys, sims)) {
+    // Ties (read only when two candidates are equally similar) by session and turn.
+    const key = (k: number) => {
+      const { session, turn } = s.entries[found[k] as number] as Entry;
+      return session * 1024 + turn;
+    };
+    for (const k of mostSimilar(key, sims)) {
       const { session } = s.entries[found[k] as number] as Entry;
       if (!sessions.includes(session)) {
         sessions.push(session);
