@@ -91,7 +91,13 @@ export async function answerToolSearch(
     // A tool marked `shown` is loaded already by an earlier tool_search_output in the input; a search that found
     // only such tools loads them again, so that its output is not empty.
     const fresh = result.tools.filter((tool) => !tool.shown);
-    return [searchOutput(callId, (fresh.length > 0 ? fresh : result.tools).map((tool) => tool.name), placed)];
+    return [
+      searchOutput(
+        callId,
+        (fresh.length > 0 ? fresh : result.tools).map((tool) => tool.name),
+        placed,
+      ),
+    ];
   }
   const note = `tool_search was not run: ${result.error} ${result.hint}`;
   return [searchOutput(callId, [], placed), { type: 'message', role: 'developer', content: note }];
