@@ -14,6 +14,9 @@ const chromiumPath = () => {
 };
 
 const coreTests = ['test/core/**/*.test.ts'];
+// A time limit only catches a hang: speed is the bench's to measure. Vitest's default of 5 s failed a test that
+// takes 1 to 4 s here when CI's two cores ran every project at once, so each project waits a minute.
+const limits = { testTimeout: 60_000, hookTimeout: 60_000 };
 const distCheck = ['scripts/vitest-dist-check.mjs'];
 
 export default defineConfig({
@@ -21,11 +24,11 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias: packageAliases('src') },
-        test: { name: 'core-src', include: coreTests, environment: 'node' },
+        test: { ...limits, name: 'core-src', include: coreTests, environment: 'node' },
       },
       {
         resolve: { alias: packageAliases('dist') },
-        test: { name: 'core-dist', include: coreTests, environment: 'node', globalSetup: distCheck },
+        test: { ...limits, name: 'core-dist', include: coreTests, environment: 'node', globalSetup: distCheck },
       },
       {
         // The worker's compatibility date and (later) its KV and Durable Object bindings live in
@@ -33,6 +36,7 @@ export default defineConfig({
         plugins: [cloudflareTest({ wrangler: { configPath: './test/workerd/wrangler.jsonc' } })],
         resolve: { alias: packageAliases('dist') },
         test: {
+          ...limits,
           name: 'core-workerd',
           // One workerd for all files, as one Worker isolate serves many requests; isolated files
           // would start a workerd each (about 19 s instead of 8 s here for five files).
@@ -42,17 +46,18 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
+        test: { ...limits, name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
       },
       {
         // The framework adapters against the real SDKs, their mock models and real MCP servers from npm.
         resolve: { alias: packageAliases('src') },
-        test: { name: 'adapters', include: ['test/adapters/**/*.test.ts'], environment: 'node' },
+        test: { ...limits, name: 'adapters', include: ['test/adapters/**/*.test.ts'], environment: 'node' },
       },
       {
         // The IndexedDB store over fake-indexeddb; its test also reads dist/ (the root entry has no idb-keyval).
         resolve: { alias: packageAliases('src') },
         test: {
+          ...limits,
           name: 'idb',
           include: ['test/stores/indexeddb.node.test.ts'],
           environment: 'node',
@@ -63,6 +68,7 @@ export default defineConfig({
         // The IndexedDB store in real Chromium (the one Playwright drives, see scripts/chromium.mjs), on dist/.
         resolve: { alias: packageAliases('dist') },
         test: {
+          ...limits,
           name: 'idb-chromium',
           include: ['test/browser/indexeddb.test.ts'],
           globalSetup: distCheck,

@@ -2,6 +2,18 @@
 // always runs, so one failing part does not hide another's result; the exit code is non-zero if any failed.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
+
+/** The first non-empty line of a failure's message, colour codes stripped, for the summary. */
+const firstLine = (messages) =>
+  (messages ?? [])
+    .join('\n')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim()
+    .slice(0, 300) ?? '(no message)';
 
 const vitestJson = 'test-results/vitest.json';
 const playwrightJson = 'test-results/playwright.json';
@@ -23,8 +35,15 @@ const parts = [
     command: 'vitest',
     args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
     count: () => {
-      const { numPassedTests, numFailedTests } = JSON.parse(readFileSync(vitestJson, 'utf8'));
-      return { passed: numPassedTests, failed: numFailedTests };
+      const report = JSON.parse(readFileSync(vitestJson, 'utf8'));
+      const failures = report.testResults.flatMap((file) =>
+        file.assertionResults
+          .filter((test) => test.status === 'failed')
+          .map(
+            (test) => `${relative(process.cwd(), file.name)} > ${test.fullName}: ${firstLine(test.failureMessages)}`,
+          ),
+      );
+      return { passed: report.numPassedTests, failed: report.numFailedTests, failures };
     },
   },
   {
@@ -33,8 +52,21 @@ const parts = [
     args: ['test', '--reporter=list,json'],
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson },
     count: () => {
-      const { stats } = JSON.parse(readFileSync(playwrightJson, 'utf8'));
-      return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
+      const report = JSON.parse(readFileSync(playwrightJson, 'utf8'));
+      const failures = [];
+      const walk = (suite) => {
+        for (const spec of suite.specs ?? []) {
+          for (const test of spec.tests ?? []) {
+            if (test.status !== 'unexpected') continue;
+            const error = test.results?.at(-1)?.error?.message;
+            failures.push(`${spec.file}:${spec.line} > ${spec.title}: ${firstLine([error])}`);
+          }
+        }
+        for (const child of suite.suites ?? []) walk(child);
+      };
+      for (const suite of report.suites ?? []) walk(suite);
+      const { stats } = report;
+      return { passed: stats.expected + stats.flaky, failed: stats.unexpected, failures };
     },
   },
 ];
@@ -58,6 +90,8 @@ console.log('\nnpm test summary:');
 for (const r of results) {
   const counts = r.counts ? ` (${r.counts.passed} passed, ${r.counts.failed} failed)` : '';
   console.log(`  ${r.ok ? 'passed' : 'FAILED'}  ${r.name}${counts}  ${r.seconds.toFixed(1)} s`);
+  // The failing tests by name, so the tail of a CI log is enough to know which one failed.
+  for (const failure of r.counts?.failures ?? []) console.log(`      failed: ${failure}`);
 }
 const passed = results.reduce((sum, r) => sum + (r.counts?.passed ?? 0), 0);
 const failed =

@@ -64,11 +64,12 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
   return {
     async remember(requests, warn) {
       let left = requests;
-      // Each page a write fills goes to a lane picked at random, so a large batch (a busy moment, a bulk import)
-      // spreads over the lanes and is kept whole, the bound dropping the oldest pages; it gives up only once several
+      // A write starts at a lane picked at random, so that no key takes every write (KV takes one a second), and
+      // each page it fills sends the rest to the next lane: a large batch (a busy moment, a bulk import) spreads
+      // over the lanes evenly and is kept whole, the bound dropping the oldest pages. It gives up only once several
       // pages in a row took nothing.
-      for (let idle = 0; left.length > 0 && idle < 8; ) {
-        const lane = Math.floor(Math.random() * lanes);
+      let lane = Math.floor(Math.random() * lanes);
+      for (let idle = 0; left.length > 0 && idle < 8; lane = (lane + 1) % lanes) {
         const headName = memoryHeadKey(scope, lane);
         const head = readMemoryHead(await read(headName, warn));
         const n = head.last;
