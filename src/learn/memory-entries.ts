@@ -12,6 +12,9 @@ export interface Entry extends Remembered {
   readonly set: string;
 }
 
+/** A request's place in an order fixed by its session and turn: the same whichever lane or page holds it. */
+export const keyOf = (entry: Remembered): number => entry.session * 1024 + entry.turn;
+
 /** A memory index's entries and what it keeps per hashed term, shared by its loading and its vote. */
 export interface MemoryEntries {
   /** By id; a dead entry's slot is undefined until the next compaction. */
@@ -76,7 +79,7 @@ function add(s: MemoryEntries, entry: Entry): void {
   }
   s.alive[id] = 1;
   s.lengths[id] = entry.terms.length;
-  s.keys[id] = entry.session * 1024 + entry.turn;
+  s.keys[id] = keyOf(entry);
   s.totalLength += entry.terms.length;
   s.latest.set(entry.tag, id);
   for (const term of entry.terms) {

@@ -2,7 +2,7 @@
 // ranker scores tools) and lets them vote for their tools and for the whole sets they used together, but only when they
 // are similar enough to agree on something, and only as loudly as the memory's own record says it is right.
 import { PARAMS } from '../search/build.ts';
-import type { Entry, MemoryEntries } from './memory-entries.ts';
+import { type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
 
 /** How the memory's vote is formed and gated. */
 export interface VoteSettings {
@@ -30,9 +30,6 @@ const SAMPLES = 64;
 const CANDIDATES = 256;
 /** Candidates kept in order by the first pass: a vote reads about as many as it has neighbours, a few sessions more. */
 const PICKS = 32;
-
-/** A request's place in a fixed order, from its session and turn: the same whichever lane or page holds it. */
-const keyOf = (entry: Entry): number => entry.session * 1024 + entry.turn;
 
 /**
  * The candidates' positions, most similar first (ties: the smaller key), lazily: the best PICKS in one pass, the rest

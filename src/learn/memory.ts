@@ -3,8 +3,7 @@
 // lets them vote for their tools, but only when they are similar enough to agree on something.
 import { fnv1a } from '../search/fnv.ts';
 import { createEntries, loadPage, retainPages } from './memory-entries.ts';
-import type { Remembered } from './memory-pages.ts';
-import { TERM_MASK } from './memory-pages.ts';
+import { type Remembered, TERM_MASK } from './memory-pages.ts';
 import { createVote, type VoteSettings, type Votes } from './memory-vote.ts';
 
 /**
