@@ -154,7 +154,7 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
       rows,
       notes: [
         'Each set’s queries (all of them) shuffled by a fixed seed; the last fifth is the test, searched in fresh sessions; sessions from the rest search and call the needed tools through prepare, fed cumulatively up to a quarter, a half and 80% of the set. C@5: the share of requests with every needed tool in the top 5.',
-        `The memory weight (m) and the tool sets’ weight (s) of each held-out set are the pair that did best on the other sets (grid ${MEMORY_WEIGHTS.join(', ')} by ${SET_WEIGHTS.join(', ')}; bench/TUNING.md); the table’s weight stays at its default, 12. Shipped: m ${MEMORY_WEIGHT}, s ${SET_WEIGHT}.`,
+        `The memory weight (m) of each held-out set is the one that did best on the other sets with the tool sets off (grid ${MEMORY_WEIGHTS.join(', ')}), then the tool sets’ weight (s) the one that did best beside it (grid ${SET_WEIGHTS.join(', ')}; bench/TUNING.md); the table’s weight stays at its default, 12. Shipped: m ${MEMORY_WEIGHT}, s ${SET_WEIGHT}.`,
       ],
     },
     {

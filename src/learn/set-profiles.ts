@@ -23,14 +23,14 @@ export interface SetProfile {
 export interface SetProfiles {
   /** By id; a set no session uses any more is undefined. */
   readonly sets: (SetProfile | undefined)[];
-  /** Per term, the ids of the sets holding it. */
-  readonly postings: Map<number, number[]>;
+  /** Per term, the ids of the sets holding it, and in how many of each one's sessions. */
+  readonly postings: Map<number, { ids: number[]; held: number[] }>;
+  /** Per set id, its sessions. */
+  readonly sizes: number[];
   /** Sets in use. */
   live: number;
   /** Counts changes: a profile's length is as of the change it was computed at. */
   changes: number;
-  /** Per term searched since the last change, its postings resolved for scoring (emptied by every change). */
-  readonly resolved: Map<number, { ids: Int32Array; share: Float64Array }>;
 }
 
 interface Live {
@@ -54,7 +54,7 @@ export const createSetTally = (): SetTally => ({
   postings: new Map(),
   live: 0,
   changes: 0,
-  resolved: new Map(),
+  sizes: [],
   byKey: new Map(),
   latest: new Map(),
   pages: new Map(),
@@ -76,19 +76,26 @@ function count(s: SetTally, set: SetProfile, session: number, terms: readonly nu
     const n = (set.held.get(term) ?? 0) + by;
     if (n > 0) set.held.set(term, n);
     else set.held.delete(term);
-    const list = s.postings.get(term);
+    const list = s.postings.get(term) ?? { ids: [], held: [] };
     if (n === 1 && by === 1) {
-      if (list) list.push(set.id);
-      else s.postings.set(term, [set.id]);
-    } else if (n === 0 && list) {
-      list.splice(list.indexOf(set.id), 1);
-      if (list.length === 0) s.postings.delete(term);
+      if (list.ids.length === 0) s.postings.set(term, list);
+      list.ids.push(set.id);
+      list.held.push(1);
+      continue;
+    }
+    const at = list.ids.indexOf(set.id);
+    if (n > 0) list.held[at] = n;
+    else {
+      list.ids.splice(at, 1);
+      list.held.splice(at, 1);
+      if (list.ids.length === 0) s.postings.delete(term);
     }
   }
   if (own.size === 0 && by === -1) {
     set.sessions.delete(session);
     if (set.sessions.size === 0) s.live--;
   }
+  s.sizes[set.id] = set.sessions.size;
 }
 
 function setOf(s: SetTally, tools: readonly string[]): SetProfile | undefined {
@@ -126,7 +133,6 @@ const seenOf = (entry: Remembered): string =>
  */
 export function loadSetPage(s: SetTally, n: number, entries: readonly Remembered[]): void {
   s.changes++;
-  s.resolved.clear();
   const had = s.pages.get(n);
   const grew =
     had !== undefined &&
@@ -165,7 +171,6 @@ export function retainSetPages(s: SetTally, keep: ReadonlySet<number>): void {
   const old = [...s.pages.keys()].filter((n) => !keep.has(n));
   if (old.length === 0) return;
   s.changes++;
-  s.resolved.clear();
   for (const n of old) removePage(s, n);
   sweep(s);
 }

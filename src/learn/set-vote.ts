@@ -34,7 +34,7 @@ export interface SetIndex {
 let scratch = new Float64Array(0);
 
 /** A term's IDF over the sets in use (a word every set's requests use tells no set apart). */
-const idfOf = (p: SetProfiles, term: number): number => Math.log(1 + p.live / (p.postings.get(term)?.length ?? 1));
+const idfOf = (p: SetProfiles, term: number): number => Math.log(1 + p.live / (p.postings.get(term)?.ids.length ?? 1));
 
 /** A set's length over IDF-weighted term frequencies, computed again only once the profiles changed. */
 function normOf(p: SetProfiles, set: SetProfile): number {
@@ -45,22 +45,6 @@ function normOf(p: SetProfiles, set: SetProfile): number {
   set.norm = Math.sqrt(sum) / n;
   set.normAt = p.changes;
   return set.norm;
-}
-
-/** A term's postings as typed arrays: the sets holding it and the share of each one's sessions that used it. */
-function resolve(p: SetProfiles, term: number): { ids: Int32Array; share: Float64Array } {
-  const known = p.resolved.get(term);
-  if (known) return known;
-  const list = p.postings.get(term) as number[];
-  const ids = Int32Array.from(list);
-  const share = new Float64Array(list.length);
-  for (const [i, id] of list.entries()) {
-    const set = p.sets[id] as SetProfile;
-    share[i] = (set.held.get(term) as number) / set.sessions.size;
-  }
-  const resolved = { ids, share };
-  p.resolved.set(term, resolved);
-  return resolved;
 }
 
 /**
@@ -82,7 +66,7 @@ export function nearestSet(p: SetProfiles, terms: readonly number[]): { set: Set
   for (const { term, idf } of query) {
     norm += idf * idf;
     const open = found.length < CANDIDATES;
-    const { ids, share } = resolve(p, term);
+    const { ids, held } = p.postings.get(term) as { ids: number[]; held: number[] };
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
       const was = scratch[id] as number;
@@ -90,7 +74,7 @@ export function nearestSet(p: SetProfiles, terms: readonly number[]): { set: Set
         if (!open) continue;
         found.push(id);
       }
-      scratch[id] = was + idf * idf * (share[i] as number);
+      scratch[id] = was + (idf * idf * (held[i] as number)) / (p.sizes[id] as number);
     }
   }
   let best: SetProfile | undefined;
