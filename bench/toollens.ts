@@ -7,12 +7,17 @@
 // The data is not in this repository (its source repository has no license file). Get it from
 // https://github.com/quchangle1/COLT (datasets/ToolLens: corpus.jsonl, queries.jsonl, qrels/train.tsv, qrels/test.tsv)
 // and run:   TOOLLENS_DIR=/path/to/ToolLens npx tsx bench/toollens.ts   (or pass the folder as the first argument)
+// Any folder of COLT's in the same format (datasets/ToolBenchG2, datasets/ToolBenchG3) runs the same way.
 //
 // ToolLens is held out: no constant of the library is ever chosen by looking at these figures (bench/TUNING.md).
+// For trials: LEARN='{"memoryBytes":8000000}' adds learn options to every layer; VOTES='[{"neighbours":10,"learn":
+// {"memoryWeight":8}}]' searches the test split once more after each point per trial (the memory's vote settings, and
+// learn options under "learn").
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Tool } from '../src/base/types.ts';
 import { createMemoryStore, createToolSearch } from '../src/index.ts';
+import { VOTE } from '../src/learn/memory.ts';
 import { MEMORY_WEIGHT } from '../src/learn/options.ts';
 import type { BenchQuery } from './data.ts';
 import { feedSession, recall, type Scores, shuffled } from './learn-sim.ts';
@@ -128,7 +133,8 @@ export async function runToolLens(
   const options = { maxSearchResults: 5, logger: { warn() {} } };
   const off = await recall(createToolSearch(options), tools, test, 'off');
   const store = createMemoryStore({ maxSessions: 200_000 });
-  const feeder = createToolSearch({ ...options, store, learn: { scope: 'toollens' } });
+  const extra = JSON.parse(process.env.LEARN ?? '{}') as object;
+  const feeder = createToolSearch({ ...options, store, learn: { scope: 'toollens', ...extra } });
   const curve: { fed: number; on: Map<number, Scores> }[] = [];
   let fed = 0;
   for (const point of points) {
@@ -137,8 +143,18 @@ export async function runToolLens(
     await feeder.flush();
     const on = new Map<number, Scores>();
     for (const memoryWeight of weights) {
-      const layer = createToolSearch({ ...options, store, learn: { scope: 'toollens', memoryWeight } });
+      const layer = createToolSearch({ ...options, store, learn: { scope: 'toollens', ...extra, memoryWeight } });
       on.set(memoryWeight, await recall(layer, tools, test, `w${memoryWeight}`));
+    }
+    for (const { learn, ...trial } of JSON.parse(process.env.VOTES ?? '[]') as { learn?: object }[]) {
+      const shipped = { ...VOTE };
+      Object.assign(VOTE, trial);
+      const layer = createToolSearch({ ...options, store, learn: { scope: 'toollens', ...extra, ...learn } });
+      const s = await recall(layer, tools, test, 'trial');
+      console.log(
+        `fed ${fed} ${JSON.stringify({ learn, ...trial })}: ${(s.r5 * 100).toFixed(1)} / ${(s.c5 * 100).toFixed(1)}`,
+      );
+      Object.assign(VOTE, shipped);
     }
     curve.push({ fed, on });
   }
@@ -152,7 +168,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const points = (process.env.TOOLLENS_POINTS ?? '500,2000,8000,Infinity').split(',').map(Number);
   const pct = (s: Scores) => `${(s.r5 * 100).toFixed(1)} / ${(s.c5 * 100).toFixed(1)}`;
   const run = await runToolLens(dir, points);
-  console.log(`ToolLens: ${run.tools} tools, ${run.tested} test requests; recall@5 / C@5 (%)`);
+  console.log(`${basename(dir)}: ${run.tools} tools, ${run.tested} test requests; recall@5 / C@5 (%)`);
   console.log(`learn off: ${pct(run.off)}`);
   for (const { fed, on } of run.curve)
     console.log(`fed ${fed}: ${[...on].map(([w, s]) => `memoryWeight ${w}: ${pct(s)}`).join('   ')}`);

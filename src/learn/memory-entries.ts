@@ -8,6 +8,8 @@ export interface Entry extends Remembered {
   readonly page: number;
   /** Which version is newer: its size first (a request only grows), then where it was stored. */
   readonly order: number;
+  /** Its tools (sorted) as one key: requests that used the same set have the same. */
+  readonly set: string;
 }
 
 /** A memory index's entries and what it keeps per hashed term, shared by its loading and its vote. */
@@ -24,10 +26,14 @@ export interface MemoryEntries {
   df: Map<number, number>;
   /** 1 for a live entry, by id: the postings keep dead ids, and a typed array answers without loading the entry. */
   alive: Uint8Array;
-  /** Counts loads: each entry's IDF length is as of the load it was computed at, since a load changes the IDF. */
+  /** Counts loads: what a vote derives from the whole memory is as of the load it was computed at. */
   loads: number;
-  norms: number[];
-  normAt: number[];
+  /** Per id, the entry's number of terms (BM25's length normalisation reads it without loading the entry). */
+  lengths: number[];
+  /** Per id, the entry's place in an order fixed by its session and turn (ties between equally similar requests). */
+  keys: number[];
+  /** The live entries' terms, summed: their mean length. */
+  totalLength: number;
 }
 
 /** Creates the entries of an empty memory index. */
@@ -40,8 +46,9 @@ export const createEntries = (): MemoryEntries => ({
   df: new Map(),
   alive: new Uint8Array(64),
   loads: 0,
-  norms: [],
-  normAt: [],
+  lengths: [],
+  keys: [],
+  totalLength: 0,
 });
 
 function kill(s: MemoryEntries, id: number): void {
@@ -50,6 +57,7 @@ function kill(s: MemoryEntries, id: number): void {
   s.entries[id] = undefined;
   s.alive[id] = 0;
   s.dead++;
+  s.totalLength -= entry.terms.length;
   for (const term of entry.terms) s.df.set(term, (s.df.get(term) as number) - 1);
 }
 
@@ -67,6 +75,9 @@ function add(s: MemoryEntries, entry: Entry): void {
     s.alive = grown;
   }
   s.alive[id] = 1;
+  s.lengths[id] = entry.terms.length;
+  s.keys[id] = entry.session * 1024 + entry.turn;
+  s.totalLength += entry.terms.length;
   s.latest.set(entry.tag, id);
   for (const term of entry.terms) {
     const list = s.postings.get(term);
@@ -83,8 +94,9 @@ function compact(s: MemoryEntries): void {
   const live = s.entries.filter((entry): entry is Entry => entry !== undefined);
   s.entries = [];
   s.alive.fill(0);
-  s.norms = [];
-  s.normAt = [];
+  s.lengths = [];
+  s.keys = [];
+  s.totalLength = 0;
   s.postings = new Map();
   s.latest = new Map();
   s.df = new Map();
@@ -111,7 +123,7 @@ export function loadPage(s: MemoryEntries, n: number, loaded: readonly Remembere
   // whichever lane or page holds it.
   for (const [k, entry] of loaded.entries()) {
     const order = (entry.terms.length + entry.tools.length) * 1e13 + n * 1e4 + k;
-    add(s, { ...entry, tag: `${entry.session}:${entry.turn}`, page: n, order });
+    add(s, { ...entry, tag: `${entry.session}:${entry.turn}`, page: n, order, set: entry.tools.join('\n') });
   }
   compact(s);
 }

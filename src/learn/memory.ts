@@ -16,8 +16,8 @@ export const termHash = (term: string): number => fnv1a(term) & TERM_MASK;
 /** A session as the memory keeps it: hashed, enough to tell sessions apart and never to name one. */
 export const sessionHash = (sessionId: string): number => fnv1a(`\u0000${sessionId}`);
 
-/** The memory's vote as shipped: chosen under leave-one-set-out (docs/ranking.md); the bench's grid sets others. */
-export const VOTE: VoteSettings = { neighbours: 10, gate: 0.3, agree: 2, half: 2 };
+/** The memory's vote as shipped (bench/TUNING.md: what was tried, and its weight chosen under leave-one-set-out). */
+export const VOTE: VoteSettings = { neighbours: 20, gate: 0.3, agree: 2, half: 2, calibrate: 2 };
 
 /** The memory of one scope as a search reads it: pages loaded in order, indexed by hashed term. */
 export interface MemoryIndex {

@@ -17,7 +17,7 @@ export interface LearnOptions {
   readonly maxBytes?: number;
   /** Most bytes of JSON the memory of past requests (their terms hashed, the tools they used together) takes in the store, in pages of at most 90 KB, the oldest going first; 0 turns the memory off. Default 2,000,000. */
   readonly memoryBytes?: number;
-  /** How much the most similar past requests' vote weighs against the keyword rank (the top keyword result weighs 1). Default 2, chosen under leave-one-set-out (docs/ranking.md). */
+  /** How much the most similar past requests' vote weighs against the keyword rank (the top keyword result weighs 1); the memory scales its vote by how often it was right, so it stays quiet where requests do not recur. Default 32, chosen under leave-one-set-out (docs/ranking.md). */
   readonly memoryWeight?: number;
   /** How much the vote of the tool set the request most resembles (every tool of it, together) weighs against the keyword rank; it reads the memory of past requests, and 0 turns it off. Default 2, chosen under leave-one-set-out (docs/ranking.md). */
   readonly setWeight?: number;
@@ -36,7 +36,7 @@ export interface ResolvedLearn {
 }
 
 /** The memory's default weight, chosen under leave-one-set-out (docs/ranking.md). */
-export const MEMORY_WEIGHT = 2;
+export const MEMORY_WEIGHT = 32;
 
 /** The tool sets' default weight, chosen under leave-one-set-out (docs/ranking.md). */
 export const SET_WEIGHT = 2;

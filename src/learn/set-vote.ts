@@ -21,7 +21,7 @@ export const SET_VOTE: SetVoteSettings = { gate: 0.3, agree: 2, half: 2 };
 const QUERY_TERMS = 32;
 const CANDIDATES = 256;
 
-/** The tool sets of a memory's pages, kept up to date as pages load and go, profiled again on the next vote. */
+/** The tool sets of a memory's pages, kept up to date as its index loads and drops pages. */
 export interface SetIndex {
   load(n: number, entries: readonly Remembered[]): void;
   retain(pages: ReadonlySet<number>): void;

@@ -4,7 +4,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, type LanguageModel, type ModelMessage, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { createToolSearch, ToolSearchError } from 'tool-search-layer';
+import { createToolSearch, type SearchResult, ToolSearchError } from 'tool-search-layer';
 import { withToolSearch } from 'tool-search-layer/ai-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectAppendOnly, officeTools, type Run, SESSION, SESSION_RUNS, scriptedModel } from './ai-sdk-fixtures.ts';
@@ -126,6 +126,60 @@ describe('exposure native with @ai-sdk/anthropic', () => {
     expect(sent.find((tool) => tool.name === 'get_weather')?.cache_control).toBeUndefined();
     expect(sent.find((tool) => tool.name === 'send_email')).toMatchObject({ cache_control: { type: 'ephemeral' } });
     expect(sent.find((tool) => tool.name === 'send_email')?.defer_loading).toBeUndefined();
+  });
+});
+
+describe('exposure native: a definition the model holds is not loaded again', () => {
+  // Three searches in one generateText: the weather tool, then the weather and the mail tools, then the weather
+  // tool again.
+  const searches = [
+    { query: 'weather city', limit: 1 },
+    { query: 'weather email', limit: 2 },
+    { query: 'weather city', limit: 1 },
+  ];
+
+  it('with @ai-sdk/anthropic: tool_reference only for tools not loaded yet; a search of loaded tools answers as JSON', async () => {
+    const mock = await startMockProvider((_request, i) =>
+      i < searches.length
+        ? anthropicReply({ uses: [['search_tools', searches[i]]] })
+        : anthropicReply({ text: 'done' }),
+    );
+    server = mock;
+    const model = createAnthropic({ baseURL: `${mock.origin}/v1`, apiKey: 'test' })('claude-sonnet-4-5');
+    const layer = createToolSearch();
+    await generateText({
+      model,
+      ...withToolSearch(layer, { sessionId: 'held-anthropic', exposure: 'native', tools: officeTools([]) }),
+      prompt: 'Weather, then mail',
+      stopWhen: stepCountIs(5),
+    });
+    const answer = (step: number) =>
+      (mock.body(step).messages as { content: { content: unknown }[] }[]).at(-1)?.content[0]?.content;
+    expect(answer(1)).toEqual([{ type: 'tool_reference', tool_name: 'get_weather' }]);
+    expect(answer(2)).toEqual([{ type: 'tool_reference', tool_name: 'send_email' }]);
+    const again = JSON.parse(answer(3) as string) as SearchResult;
+    expect(again.tools).toEqual([{ name: 'get_weather', description: expect.any(String), shown: true }]);
+    expect(again.hint).toContain(layer.options.texts.hintShown);
+  });
+
+  it('with @ai-sdk/openai: tool_search_output loads only tools not loaded yet, or all found when none is new', async () => {
+    const mock = await startMockProvider((_request, i) =>
+      responsesReply([i < searches.length ? toolSearchCall(searches[i]) : textMessage('done')]),
+    );
+    server = mock;
+    const model = createOpenAI({ baseURL: `${mock.origin}/v1`, apiKey: 'test' }).responses('gpt-5.4');
+    await generateText({
+      model,
+      ...withToolSearch(createToolSearch(), { sessionId: 'held-openai', exposure: 'native', tools: officeTools([]) }),
+      prompt: 'Weather, then mail',
+      stopWhen: stepCountIs(5),
+    });
+    const loaded = (step: number) =>
+      (mock.body(step).input as { type: string; tools?: { name: string }[] }[]).at(-1)?.tools?.map((tool) => tool.name);
+    expect(loaded(1)).toEqual(['get_weather']);
+    expect(loaded(2)).toEqual(['send_email']);
+    // Nothing new: an empty output would read as "nothing found", so it loads what it found again.
+    expect(loaded(3)).toEqual(['get_weather']);
   });
 });
 

@@ -116,8 +116,10 @@ describe('learn: tool sets used together', () => {
   });
 
   it('ranks the same whether each session is read once or at every round', async () => {
-    const once = createToolSearch({ learn: true, logger: quiet });
-    const rounds = createToolSearch({ learn: true, logger: quiet });
+    // The sets alone, so that what is compared is theirs (the defaults are compared on a real catalogue in
+    // test/node/learn-use.test.ts).
+    const once = createToolSearch({ learn: setsOnly, logger: quiet });
+    const rounds = createToolSearch({ learn: setsOnly, logger: quiet });
     for (const [i, query] of trips.entries()) {
       // Two requests per session, the first growing a tool at a time.
       const history = [...turn(query, together, 'a'), ...turn(`email ${query}`, ['send_email'], 'b')];

@@ -73,7 +73,11 @@ const references = new WeakMap<object, readonly string[]>();
 /** Marks a search result of a native Anthropic step, so its model output loads the deferred tools found. */
 export function referTo(session: AdapterSession, result: SearchResult | SearchErrorResult): typeof result {
   if (session.state.native !== 'anthropic' || !('tools' in result)) return result;
-  const loadable = result.tools.map((tool) => tool.name).filter((name) => session.state.deferred.has(name));
+  // A tool marked `shown` is loaded already: an earlier tool_reference in the history holds its definition. A search
+  // that found only such tools answers as JSON, which names them and says where their parameters are.
+  const loadable = result.tools
+    .filter((tool) => !tool.shown && session.state.deferred.has(tool.name))
+    .map((tool) => tool.name);
   if (loadable.length > 0) references.set(result, loadable);
   return result;
 }
@@ -124,9 +128,11 @@ export function openAiToolSearch(
       if (!('tools' in result)) return { tools: [] };
       // The definitions as the catalogue has them (a layer with compact results summarises the parameters).
       const byName = new Map(context.tools.map((tool) => [tool.name, tool]));
-      const found = result.tools.flatMap((tool) =>
-        session.state.deferred.has(tool.name) ? [byName.get(tool.name) as Tool] : [],
-      );
+      const deferred = result.tools.filter((tool) => session.state.deferred.has(tool.name));
+      // A tool marked `shown` is loaded already by an earlier tool_search_output in the input. A search that found
+      // only such tools loads them all again: an empty output reads as "nothing found".
+      const fresh = deferred.filter((tool) => !tool.shown);
+      const found = (fresh.length > 0 ? fresh : deferred).map((tool) => byName.get(tool.name) as Tool);
       return {
         tools: found.map((tool) => ({
           type: 'function',
