@@ -94,20 +94,32 @@ export interface SetRun {
 export const FRACTIONS: readonly number[] = [0.25, 0.5, 0.8];
 /** The memory weights the leave-one-set-out fit chooses from (the table's weight stays at its default, 12). */
 export const MEMORY_WEIGHTS: readonly number[] = [0, 2, 4, 8, 16, 32];
+
+import { SET_VOTE } from '../src/learn/set-vote.ts';
 /** The tool sets' weights it chooses from, with each memory weight. */
-export const SET_WEIGHTS: readonly number[] = [0, 1, 2, 4, 8];
+export const SET_WEIGHTS: readonly number[] = [0, 8, 32, 128];
+/** The powers of the sets' reliability it chooses from, with each sets' weight. */
+export const SET_POWERS: readonly number[] = [2, 4, 8];
 
 /** The weights of the memory's and the tool sets' votes one run of the test split uses. */
 export interface Weights {
   readonly memoryWeight: number;
   readonly setWeight: number;
+  /** The power of the sets' reliability (`SET_VOTE.calibrate`); the shipped one when not given. */
+  readonly setPower?: number;
 }
 /** Every pair the fit chooses from, the table alone first (ties go to the earlier pair). */
 export const WEIGHT_GRID: readonly Weights[] = MEMORY_WEIGHTS.flatMap((memoryWeight) =>
-  SET_WEIGHTS.map((setWeight) => ({ memoryWeight, setWeight })),
+  // The sets beside the memory weights a fold can choose (2 is never chosen: it saves a quarter of the runs).
+  (memoryWeight <= 2 ? [0] : SET_WEIGHTS).flatMap((setWeight) =>
+    setWeight === 0
+      ? [{ memoryWeight, setWeight }]
+      : SET_POWERS.map((setPower) => ({ memoryWeight, setWeight, setPower })),
+  ),
 );
 /** A pair's key in a run's scores, as the tables print it. */
-export const weightKey = ({ memoryWeight, setWeight }: Weights): string => `m ${memoryWeight}, s ${setWeight}`;
+export const weightKey = ({ memoryWeight, setWeight, setPower }: Weights): string =>
+  `m ${memoryWeight}, s ${setWeight}${setPower === undefined ? '' : ` p ${setPower}`}`;
 
 /**
  * Runs one set: its queries shuffled by a fixed seed, the last fifth kept for the test; sessions are fed in order
@@ -135,9 +147,12 @@ export async function runSet(
       await feedSession(feeder, tools, `feed-${fed}`, queries[fed] as BenchQuery);
     await feeder.flush();
     const on = new Map<string, Scores>();
-    for (const w of weights) {
+    for (const { setPower, ...w } of weights) {
+      const shipped = SET_VOTE.calibrate;
+      Object.assign(SET_VOTE, { calibrate: setPower ?? shipped });
       const layer = createToolSearch({ ...options, store, learn: { scope: name, ...w } });
-      on.set(weightKey(w), await recall(layer, tools, test, `w${w.memoryWeight}-${w.setWeight}`));
+      on.set(weightKey({ ...w, setPower }), await recall(layer, tools, test, `w${w.memoryWeight}-${w.setWeight}`));
+      Object.assign(SET_VOTE, { calibrate: shipped });
     }
     runs.push({ name, off, on, fed, tested: test.length });
   }

@@ -19,6 +19,7 @@ import type { Tool } from '../src/base/types.ts';
 import { createMemoryStore, createToolSearch } from '../src/index.ts';
 import { VOTE } from '../src/learn/memory.ts';
 import { MEMORY_WEIGHT } from '../src/learn/options.ts';
+import { SET_VOTE } from '../src/learn/set-vote.ts';
 import type { BenchQuery } from './data.ts';
 import { feedSession, recall, type Scores, shuffled } from './learn-sim.ts';
 
@@ -146,15 +147,21 @@ export async function runToolLens(
       const layer = createToolSearch({ ...options, store, learn: { scope: 'toollens', ...extra, memoryWeight } });
       on.set(memoryWeight, await recall(layer, tools, test, `w${memoryWeight}`));
     }
-    for (const { learn, ...trial } of JSON.parse(process.env.VOTES ?? '[]') as { learn?: object }[]) {
+    for (const { learn, set, ...trial } of JSON.parse(process.env.VOTES ?? '[]') as {
+      learn?: object;
+      set?: object;
+    }[]) {
       const shipped = { ...VOTE };
+      const shippedSets = { ...SET_VOTE };
       Object.assign(VOTE, trial);
+      Object.assign(SET_VOTE, set);
       const layer = createToolSearch({ ...options, store, learn: { scope: 'toollens', ...extra, ...learn } });
       const s = await recall(layer, tools, test, 'trial');
       console.log(
-        `fed ${fed} ${JSON.stringify({ learn, ...trial })}: ${(s.r5 * 100).toFixed(1)} / ${(s.c5 * 100).toFixed(1)}`,
+        `fed ${fed} ${JSON.stringify({ learn, set, ...trial })}: ${(s.r5 * 100).toFixed(1)} / ${(s.c5 * 100).toFixed(1)}`,
       );
       Object.assign(VOTE, shipped);
+      Object.assign(SET_VOTE, shippedSets);
     }
     curve.push({ fed, on });
   }

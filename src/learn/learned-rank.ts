@@ -9,7 +9,7 @@ import type { ResolvedLearn } from './options.ts';
 import type { QueryTerms } from './query-terms.ts';
 import type { RequestMemory } from './requests.ts';
 import { addLearnedScores, type LearnedValues, reorder } from './score.ts';
-import { SET_VOTE, type SetIndex } from './set-vote.ts';
+import { SET_VOTE } from './set-vote.ts';
 import type { TableReader } from './table-reader.ts';
 
 type Warn = (message: string) => void;
@@ -39,7 +39,6 @@ export function createLearnedRank(
   terms: QueryTerms,
   table: TableReader,
   requests: RequestMemory,
-  sets: SetIndex,
 ): LearnedRank {
   const { termsOf, hashesOf } = terms;
   // Scratch arrays of learned values by tool id, zeroed after each search: a search takes its own, so searches in
@@ -84,8 +83,10 @@ export function createLearnedRank(
       };
       if (index && index.size > 0) {
         if (memoryWeight > 0) add(index.vote(hashesOf(terms), VOTE), memoryWeight);
-        // The tool sets' profiles follow the pages the index was just brought up to date with.
-        if (setWeight > 0) add(sets.vote(hashesOf(terms), SET_VOTE), setWeight);
+        // As loud as the sets' own record says whole sets recur for requests of the same kind.
+        const { sets } = index;
+        const loud = setWeight > 0 ? setWeight * sets.reliability(SET_VOTE) ** SET_VOTE.calibrate : 0;
+        if (loud > 0) add(sets.vote(hashesOf(terms), SET_VOTE), loud);
       }
       // Visibility is asked only of the tools that can change the ranking: a hidden tool never counts.
       if (!ids.some(visible)) return base(take);

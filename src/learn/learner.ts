@@ -14,7 +14,6 @@ import type { ResolvedLearn } from './options.ts';
 import { createQueryTerms, rememberRecent } from './query-terms.ts';
 import { createRequestMemory } from './requests.ts';
 import { desiredCredit, memoryDelta, sessionDelta } from './session.ts';
-import { createSetIndex } from './set-vote.ts';
 import { readUnits } from './signal.ts';
 import { createSpaceCache } from './space-cache.ts';
 import { fade, readShard, SHARDS, type Shard, shardKey } from './table.ts';
@@ -77,8 +76,7 @@ export function createLearner(
   const terms = createQueryTerms();
   const { termsOf } = terms;
   const table = createTableReader(scope, space, terms.hashesOf);
-  const sets = createSetIndex();
-  const requests = createRequestMemory(scope, options.memoryBytes, space, sets);
+  const requests = createRequestMemory(scope, options.memoryBytes, space);
   const writer = createCreditWriter(scope, options, space, table, requests);
   // What each session's history taught when last read: a round that re-sends it has nothing new to compute.
   const credited = new Map<string, string>();
@@ -113,7 +111,7 @@ export function createLearner(
       };
     },
 
-    rank: createLearnedRank(options, terms, table, requests, sets),
+    rank: createLearnedRank(options, terms, table, requests),
 
     async inspect(warn) {
       await writer.flush();

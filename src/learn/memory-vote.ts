@@ -3,6 +3,7 @@
 // are similar enough to agree on something, and only as loudly as the memory's own record says it is right.
 import { PARAMS } from '../search/build.ts';
 import { type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
+import type { Remembered } from './memory-pages.ts';
 
 /** How the memory's vote is formed and gated. */
 export interface VoteSettings {
@@ -90,8 +91,8 @@ function tally(voters: readonly Entry[], sims: readonly number[], nearest: numbe
   return votes;
 }
 
-/** A request's place in the calibration sample: a mix of its key, so the sample is spread over sessions. */
-const sampleRank = (entry: Entry): number => Math.imul(keyOf(entry) ^ 0x5bd1e995, 0x27d4eb2d) >>> 0;
+/** A request's place in the calibration samples: a mix of its key, so the sample is spread over sessions. */
+export const sampleRank = (entry: Remembered): number => Math.imul(keyOf(entry) ^ 0x5bd1e995, 0x27d4eb2d) >>> 0;
 
 /** Creates the vote over a memory index's entries (with its own scratch array, kept between votes). */
 export function createVote(s: MemoryEntries): (terms: readonly number[], settings: VoteSettings) => Votes {

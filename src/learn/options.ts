@@ -19,7 +19,7 @@ export interface LearnOptions {
   readonly memoryBytes?: number;
   /** How much the most similar past requests' vote weighs against the keyword rank (the top keyword result weighs 1); the memory scales its vote by how often it was right, so it stays quiet where requests do not recur. Default 32, chosen under leave-one-set-out (docs/ranking.md). */
   readonly memoryWeight?: number;
-  /** How much the vote of the tool set the request most resembles (every tool of it, together) weighs against the keyword rank; it reads the memory of past requests, and 0 turns it off. Default 2, chosen under leave-one-set-out (docs/ranking.md). */
+  /** How much the vote of the tool sets the request most resembles (every tool of each, together) weighs against the keyword rank; the sets are the memory's requests grouped by the tools each used, scaled by how often they were right, and 0 turns them off. Default 32, chosen under leave-one-set-out (docs/ranking.md). */
   readonly setWeight?: number;
 }
 
@@ -39,7 +39,7 @@ export interface ResolvedLearn {
 export const MEMORY_WEIGHT = 32;
 
 /** The tool sets' default weight, chosen under leave-one-set-out (docs/ranking.md). */
-export const SET_WEIGHT = 2;
+export const SET_WEIGHT = 32;
 
 const settings = v.strictObject(
   {

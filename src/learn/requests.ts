@@ -12,7 +12,6 @@ import {
   type Remembered,
   readMemoryHead,
 } from './memory-pages.ts';
-import type { SetIndex } from './set-vote.ts';
 import type { SpaceAccess } from './space-cache.ts';
 
 type Warn = (message: string) => void;
@@ -51,13 +50,8 @@ async function forgetRequests(shared: GuardedShared, which: string): Promise<voi
   );
 }
 
-/** Creates the memory of past requests of one scope; `sets` follows the pages its index loads. */
-export function createRequestMemory(
-  scope: string,
-  memoryBytes: number,
-  access: SpaceAccess,
-  sets: SetIndex,
-): RequestMemory {
+/** Creates the memory of past requests of one scope. */
+export function createRequestMemory(scope: string, memoryBytes: number, access: SpaceAccess): RequestMemory {
   const { shared, read, keep, fresh } = access;
   const { pageBytes, lanes, pagesPerLane } = pageLayout(memoryBytes);
   // The index, and per page (lane * LANE_SPAN + page) the value it was built from.
@@ -131,16 +125,11 @@ export function createRequestMemory(
       }
       for (const id of loaded.keys()) if (!wanted.has(id)) loaded.delete(id);
       memory.retain(wanted);
-      sets.retain(wanted);
       const values = await Promise.all(stale.map(([lane, n]) => read(memoryPageKey(scope, lane, n), warn)));
       for (const [k, [lane, n, current]] of stale.entries()) {
         const value = values[k];
         const id = lane * LANE_SPAN + n;
-        if (loaded.get(id)?.value !== value) {
-          const entries = pageEntries(value);
-          memory.load(id, entries);
-          sets.load(id, entries);
-        }
+        if (loaded.get(id)?.value !== value) memory.load(id, pageEntries(value));
         loaded.set(id, { value, closed: !current });
       }
       built = {
@@ -171,7 +160,6 @@ export function createRequestMemory(
     clear() {
       built = undefined;
       memory = createMemoryIndex();
-      sets.clear();
       loaded.clear();
     },
   };

@@ -98,6 +98,24 @@ function count(s: SetTally, set: SetProfile, session: number, terms: readonly nu
   s.sizes[set.id] = set.sessions.size;
 }
 
+/**
+ * Runs `judge` with one session taken out of a set's profile, then puts it back: how the sets would vote had that
+ * session never been remembered. Only that set's length is computed again; the IDF moves by at most one set.
+ */
+export function withoutSession<T>(s: SetTally, set: SetProfile, session: number, judge: () => T): T {
+  const own = set.sessions.get(session);
+  if (!own) return judge();
+  const terms = [...own].flatMap(([term, n]) => Array<number>(n).fill(term));
+  count(s, set, session, terms, -1);
+  set.normAt = -1;
+  try {
+    return judge();
+  } finally {
+    count(s, set, session, terms, 1);
+    set.normAt = -1;
+  }
+}
+
 function setOf(s: SetTally, tools: readonly string[]): SetProfile | undefined {
   if (tools.length === 0) return undefined;
   const sorted = [...tools].sort();

@@ -2,7 +2,16 @@
 // hashed terms: a centroid classifier over the sets) and, when the best set is similar enough and enough sessions used
 // it, votes for all its tools together, so a request that needs two or three tools gets them all at once.
 import type { Remembered } from './memory-pages.ts';
-import { createSetTally, loadSetPage, retainSetPages, type SetProfile, type SetProfiles } from './set-profiles.ts';
+import { sampleRank } from './memory-vote.ts';
+import {
+  createSetTally,
+  loadSetPage,
+  retainSetPages,
+  type SetProfile,
+  type SetProfiles,
+  type SetTally,
+  withoutSession,
+} from './set-profiles.ts';
 
 /** How the sets' vote is gated. */
 export interface SetVoteSettings {
@@ -12,10 +21,16 @@ export interface SetVoteSettings {
   readonly agree: number;
   /** Sessions at which the vote counts half: it grows as more of them used the set. */
   readonly half: number;
+  /** Sets that vote, the nearest first. */
+  readonly sets: number;
+  /** Each later set's tools count this much less than the set before's. */
+  readonly decay: number;
+  /** The power of the sets' reliability (how often they name what remembered requests used) their votes are scaled by. */
+  readonly calibrate: number;
 }
 
 /** The sets' vote as shipped (bench/TUNING.md). */
-export const SET_VOTE: SetVoteSettings = { gate: 0.3, agree: 2, half: 2 };
+export const SET_VOTE: SetVoteSettings = { gate: 0, agree: 2, half: 2, sets: 3, decay: 0.5, calibrate: 2 };
 
 /** The query's terms the vote reads, its rarest; and the sets it scores at most, found by those terms. */
 const QUERY_TERMS = 32;
@@ -25,9 +40,10 @@ const CANDIDATES = 256;
 export interface SetIndex {
   load(n: number, entries: readonly Remembered[]): void;
   retain(pages: ReadonlySet<number>): void;
-  clear(): void;
-  /** Per tool name, its vote (0 to 1): the tools of the one set the query most resembles, or none. */
+  /** Per tool name, its vote (0 to 1): the tools of the sets the query most resembles, the nearest first. */
   vote(terms: readonly number[], settings: SetVoteSettings): Map<string, number>;
+  /** How often the sets' vote names what remembered requests used, each judged without its own session (0 to 1). */
+  reliability(settings: SetVoteSettings): number;
 }
 
 /** Scratch space for dot products by set id: zero between searches, which run one at a time (no await inside). */
@@ -48,12 +64,16 @@ function normOf(p: SetProfiles, set: SetProfile): number {
 }
 
 /**
- * The set most similar to `terms` by cosine over IDF-weighted hashed terms (a term's weight in a set: its IDF times
- * the share of the set's sessions that used it), and that cosine. The query's rarest terms find at most CANDIDATES
+ * The `many` sets most similar to `terms`, nearest first, by cosine over IDF-weighted hashed terms (a term's weight in
+ * a set: its IDF times the share of the set's sessions that used it), with their cosines. The query's rarest terms find at most CANDIDATES
  * sets; a commoner term only adds to those already found. Cosines equal to 9 places tie, and the set whose tools sort
  * first wins, so the choice is the same whichever order the pages loaded in.
  */
-export function nearestSet(p: SetProfiles, terms: readonly number[]): { set: SetProfile; cos: number } | undefined {
+export function nearestSets(
+  p: SetProfiles,
+  terms: readonly number[],
+  many: number,
+): { set: SetProfile; cos: number }[] {
   const query: { term: number; idf: number }[] = [];
   for (const term of terms)
     if (p.postings.has(term) && !query.some((q) => q.term === term)) query.push({ term, idf: idfOf(p, term) });
@@ -77,35 +97,84 @@ export function nearestSet(p: SetProfiles, terms: readonly number[]): { set: Set
       scratch[id] = was + (idf * idf * (held[i] as number)) / (p.sizes[id] as number);
     }
   }
-  let best: SetProfile | undefined;
-  let cos = 0;
+  const best: { set: SetProfile; cos: number }[] = [];
   for (const id of found) {
     const set = p.sets[id] as SetProfile;
-    const c = Math.round(((scratch[id] as number) / Math.sqrt(norm) / normOf(p, set)) * 1e9) / 1e9;
+    const cos = Math.round(((scratch[id] as number) / Math.sqrt(norm) / normOf(p, set)) * 1e9) / 1e9;
     scratch[id] = 0;
-    if (c > cos || (c === cos && best && set.key < best.key)) [best, cos] = [set, c];
+    // Kept in order as found: the few best only (cosines equal to 9 places: the set whose tools sort first).
+    const after = (k: number) => {
+      const other = best[k] as { set: SetProfile; cos: number };
+      return cos > other.cos || (cos === other.cos && set.key < other.set.key);
+    };
+    let at = best.length;
+    while (at > 0 && after(at - 1)) at--;
+    if (at >= many) continue;
+    best.splice(at, 0, { set, cos });
+    if (best.length > many) best.pop();
   }
-  return best && { set: best, cos };
+  return best;
+}
+
+/** Remembered requests the sets' vote is judged on, each without its own session, to learn how reliable it is. */
+const SAMPLES = 64;
+
+/** The sets' vote for `terms`: the tools of the nearest sets, each set's less than the one before's. */
+function voteOf(tally: SetTally, terms: readonly number[], settings: SetVoteSettings): Map<string, number> {
+  const { gate, agree, half, sets, decay } = settings;
+  const votes = new Map<string, number>();
+  if (tally.live === 0) return votes;
+  let scale = 1;
+  for (const { set, cos } of nearestSets(tally, terms, sets)) {
+    const n = set.sessions.size;
+    if (cos < gate) break;
+    if (n < agree) continue;
+    for (const tool of set.tools) if (!votes.has(tool)) votes.set(tool, scale * cos * (n / (n + half)));
+    scale *= decay;
+  }
+  return votes;
+}
+
+/**
+ * A fixed sample of the remembered requests, each voted on with its own session taken out of its set: the mean share
+ * of its tools among the vote's first as many. Where whole sets of tools recur for requests of the same kind it nears
+ * 1; where each request needs a set of its own, the sets mostly guess, and say little.
+ */
+function judge(tally: SetTally, settings: SetVoteSettings): number {
+  const sample = [...tally.latest.values()]
+    .filter((live) => live.set !== undefined && live.entry.terms.length > 0)
+    .map((live) => ({ live, rank: sampleRank(live.entry) }))
+    .sort(
+      (a, b) => a.rank - b.rank || a.live.entry.session - b.live.entry.session || a.live.entry.turn - b.live.entry.turn,
+    )
+    .slice(0, SAMPLES);
+  if (sample.length === 0) return 0;
+  // The request judged is itself one of the sessions that used its set: the others need one fewer.
+  const others = { ...settings, agree: settings.agree - 1 };
+  let sum = 0;
+  for (const { live } of sample) {
+    const { entry } = live;
+    const set = live.set as SetProfile;
+    const votes = withoutSession(tally, set, entry.session, () => voteOf(tally, entry.terms, others));
+    const least = [...votes.values()].sort((a, b) => b - a)[set.tools.length - 1] ?? 0;
+    sum +=
+      set.tools.filter((tool) => votes.has(tool) && (votes.get(tool) as number) >= least).length / set.tools.length;
+  }
+  return sum / sample.length;
 }
 
 /** Creates an empty index of tool sets. */
 export function createSetIndex(): SetIndex {
-  let tally = createSetTally();
+  const tally = createSetTally();
+  // The sets' reliability as of the change it was computed at.
+  let judged = { at: -1, value: 0 };
   return {
     load: (n, entries) => loadSetPage(tally, n, entries),
     retain: (keep) => retainSetPages(tally, keep),
-    clear() {
-      tally = createSetTally();
-    },
-    vote(terms, { gate, agree, half }) {
-      const votes = new Map<string, number>();
-      const nearest = tally.live === 0 ? undefined : nearestSet(tally, terms);
-      if (!nearest) return votes;
-      const { set, cos } = nearest;
-      const n = set.sessions.size;
-      if (cos < gate || n < agree) return votes;
-      for (const tool of set.tools) votes.set(tool, cos * (n / (n + half)));
-      return votes;
+    vote: (terms, settings) => voteOf(tally, terms, settings),
+    reliability(settings) {
+      if (judged.at !== tally.changes) judged = { at: tally.changes, value: judge(tally, settings) };
+      return judged.value;
     },
   };
 }
