@@ -70,7 +70,15 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
       order[q] = n * terms.length + q;
       termAt[q++] = t;
     }
-    order.subarray(0, q).sort();
+    // A query has a few dozen terms: insertion sorts them faster than a call to sort.
+    if (q > 64) order.subarray(0, q).sort();
+    else
+      for (let j = 1; j < q; j++) {
+        const key = order[j] as number;
+        let i = j;
+        for (; i > 0 && (order[i - 1] as number) > key; i--) order[i] = order[i - 1] as number;
+        order[i] = key;
+      }
     return q;
   }
 
@@ -135,6 +143,8 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
   function pick(count: number): number {
     let picked = 0;
     for (let k = 0; k < count; k++) {
+      // Most candidates are less similar than the last picked: that alone settles it.
+      if (picked === PICKS && (sims[k] as number) < (sims[best[PICKS - 1] as number] as number)) continue;
       if (picked === PICKS && better(k, best[PICKS - 1] as number) >= 0) continue;
       let i = Math.min(picked, PICKS - 1);
       best[i] = k;
