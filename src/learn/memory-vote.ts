@@ -39,6 +39,7 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
   // Scratch arrays kept between votes and grown with the memory: by entry id, by candidate, by term number, by query
   // term. A vote hashes nothing and allocates little.
   let score = new Float64Array(0);
+  let chosen = new Uint8Array(0);
   let found = new Int32Array(0);
   let sims = new Float64Array(0);
   let mark = new Int32Array(0);
@@ -93,7 +94,12 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     if (live === 0) return { count: 0, nearest: 0 };
     if (score.length < entries.length) {
       const size = entries.length * 2;
-      [score, found, sims] = [new Float64Array(size), new Int32Array(size), new Float64Array(size)];
+      [score, found, sims, chosen] = [
+        new Float64Array(size),
+        new Int32Array(size),
+        new Float64Array(size),
+        new Uint8Array(size),
+      ];
     }
     const q = queryOrder(terms);
     const m = terms.length;
@@ -106,18 +112,24 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
       const n = (key - at) / m;
       const w = Math.log(1 + (live - n + 0.5) / (n + 0.5));
       most += w;
-      const open = count < CANDIDATES;
       const list = postings[termAt[at] as number] as number[];
-      for (let i = 0; i < list.length; i++) {
-        const id = list[i] as number;
-        if (alive[id] === 0) continue;
-        const d = score[id] as number;
-        if (d === 0) {
-          if (!open) continue;
-          found[count++] = id;
+      if (count < CANDIDATES)
+        for (let i = 0; i < list.length; i++) {
+          const id = list[i] as number;
+          if (alive[id] === 0) continue;
+          const d = score[id] as number;
+          if (d === 0) {
+            found[count++] = id;
+            chosen[id] = 1;
+          }
+          score[id] = d + w;
         }
-        score[id] = d + w;
-      }
+      // A common term's long list mostly holds requests that are not candidates: a byte per request tells them apart.
+      else
+        for (let i = 0; i < list.length; i++) {
+          const id = list[i] as number;
+          if (chosen[id] === 1) score[id] = (score[id] as number) + w;
+        }
     }
     // Each term a request holds appears once: its BM25 weight is the term's IDF times one factor of its length.
     const avg = s.totalLength / live;
@@ -127,6 +139,7 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
       const length = (K1 + 1) / (1 + K1 * (1 - B + (B * (lengths[id] as number)) / avg));
       let sim = Math.min(1, ((score[id] as number) * length) / most);
       score[id] = 0;
+      chosen[id] = 0;
       if (skip !== undefined && s.sessions[id] === skip) sim = -1;
       sims[k] = sim;
       if (sim > nearest) nearest = sim;
