@@ -75,7 +75,7 @@ export function createLearner(
   const space = createSpaceCache(shared);
   const terms = createQueryTerms();
   const { termsOf } = terms;
-  const table = createTableReader(scope, space, terms.hashesOf);
+  const table = createTableReader(scope, space, terms);
   const requests = createRequestMemory(scope, options.memoryBytes, space);
   const writer = createCreditWriter(scope, options, space, table, requests);
   // What each session's history taught when last read: a round that re-sends it has nothing new to compute.

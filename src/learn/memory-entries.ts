@@ -1,5 +1,6 @@
 // The entries of a memory index: every loaded page's remembered requests, the newest version of each request kept
 // live, with postings and document frequencies per hashed term for the vote, and compaction once dead ids pile up.
+// Terms, tool names and tool sets are numbered as entries load, so a vote reads arrays by number and hashes nothing.
 import type { Remembered } from './memory-pages.ts';
 
 /** A remembered request as the index holds it. */
@@ -8,8 +9,6 @@ export interface Entry extends Remembered {
   readonly page: number;
   /** Which version is newer: its size first (a request only grows), then where it was stored. */
   readonly order: number;
-  /** Its tools (sorted) as one key: requests that used the same set have the same. */
-  readonly set: string;
 }
 
 /** A request's place in an order fixed by its session and turn: the same whichever lane or page holds it. */
@@ -19,14 +18,21 @@ export const keyOf = (entry: Remembered): number => entry.session * 1024 + entry
 export interface MemoryEntries {
   /** By id; a dead entry's slot is undefined until the next compaction. */
   entries: (Entry | undefined)[];
-  /** Per hashed term, the ids of the entries that hold it (dead ids too, until the next compaction). */
-  postings: Map<number, number[]>;
+  /** Per hashed term, its number: the slot of its postings and document frequency. */
+  terms: Map<number, number>;
+  /** Per term number, the ids of the entries that hold it (dead ids too, until the next compaction). */
+  postings: number[][];
+  /** Per term number, the live entries that hold it. */
+  df: number[];
+  /** Per tool name, its number; and per number, the name. */
+  tools: Map<string, number>;
+  toolNames: string[];
+  /** Per tool set (its tools, sorted, as one key), its number: requests that used the same set have the same. */
+  sets: Map<string, number>;
   /** Per tag, the id of its newest version. */
   latest: Map<string, number>;
   readonly pages: Map<number, number[]>;
   dead: number;
-  /** Per hashed term, the live entries that hold it. */
-  df: Map<number, number>;
   /** 1 for a live entry, by id: the postings keep dead ids, and a typed array answers without loading the entry. */
   alive: Uint8Array;
   /** Counts loads: what a vote derives from the whole memory is as of the load it was computed at. */
@@ -35,6 +41,10 @@ export interface MemoryEntries {
   lengths: number[];
   /** Per id, the entry's place in an order fixed by its session and turn (ties between equally similar requests). */
   keys: number[];
+  /** Per id, the entry's session, its tools' numbers and its tool set's number: what a vote reads of a voter. */
+  sessions: number[];
+  used: Int32Array[];
+  setOf: number[];
   /** The live entries' terms, summed: their mean length. */
   totalLength: number;
 }
@@ -42,15 +52,22 @@ export interface MemoryEntries {
 /** Creates the entries of an empty memory index. */
 export const createEntries = (): MemoryEntries => ({
   entries: [],
-  postings: new Map(),
+  terms: new Map(),
+  postings: [],
+  df: [],
+  tools: new Map(),
+  toolNames: [],
+  sets: new Map(),
   latest: new Map(),
   pages: new Map(),
   dead: 0,
-  df: new Map(),
   alive: new Uint8Array(64),
   loads: 0,
   lengths: [],
   keys: [],
+  sessions: [],
+  used: [],
+  setOf: [],
   totalLength: 0,
 });
 
@@ -61,7 +78,20 @@ function kill(s: MemoryEntries, id: number): void {
   s.alive[id] = 0;
   s.dead++;
   s.totalLength -= entry.terms.length;
-  for (const term of entry.terms) s.df.set(term, (s.df.get(term) as number) - 1);
+  for (const term of entry.terms) {
+    const n = s.terms.get(term) as number;
+    s.df[n] = (s.df[n] as number) - 1;
+  }
+}
+
+/** The number of `key` in `numbers`, a new one when it has none yet. */
+function numberOf<K>(numbers: Map<K, number>, key: K): number {
+  let n = numbers.get(key);
+  if (n === undefined) {
+    n = numbers.size;
+    numbers.set(key, n);
+  }
+  return n;
 }
 
 /** Indexes an entry, unless a newer version of its request is indexed: the later page, or later in a page, wins. */
@@ -80,31 +110,35 @@ function add(s: MemoryEntries, entry: Entry): void {
   s.alive[id] = 1;
   s.lengths[id] = entry.terms.length;
   s.keys[id] = keyOf(entry);
+  s.sessions[id] = entry.session;
+  s.used[id] = Int32Array.from(entry.tools, (tool) => {
+    const n = numberOf(s.tools, tool);
+    s.toolNames[n] = tool;
+    return n;
+  });
+  s.setOf[id] = numberOf(s.sets, entry.tools.join('\n'));
   s.totalLength += entry.terms.length;
   s.latest.set(entry.tag, id);
   for (const term of entry.terms) {
-    const list = s.postings.get(term);
-    if (list) list.push(id);
-    else s.postings.set(term, [id]);
-    s.df.set(term, (s.df.get(term) ?? 0) + 1);
+    const n = numberOf(s.terms, term);
+    if (n === s.postings.length) {
+      s.postings.push([id]);
+      s.df.push(1);
+    } else {
+      (s.postings[n] as number[]).push(id);
+      s.df[n] = (s.df[n] as number) + 1;
+    }
   }
   (s.pages.get(entry.page) ?? s.pages.set(entry.page, []).get(entry.page))?.push(id);
 }
 
-/** Drops the ids of dead entries from the postings once they are a third of all. */
+/** Drops the ids of dead entries (and the numbers only they used) once they are a third of all. */
 function compact(s: MemoryEntries): void {
   if (s.dead * 3 < s.entries.length || s.entries.length < 64) return;
   const live = s.entries.filter((entry): entry is Entry => entry !== undefined);
-  s.entries = [];
-  s.alive.fill(0);
-  s.lengths = [];
-  s.keys = [];
-  s.totalLength = 0;
-  s.postings = new Map();
-  s.latest = new Map();
-  s.df = new Map();
+  const alive = s.alive.fill(0);
+  Object.assign(s, createEntries(), { alive, loads: s.loads, pages: s.pages });
   s.pages.clear();
-  s.dead = 0;
   for (const entry of live) add(s, entry);
 }
 
@@ -126,7 +160,7 @@ export function loadPage(s: MemoryEntries, n: number, loaded: readonly Remembere
   // whichever lane or page holds it.
   for (const [k, entry] of loaded.entries()) {
     const order = (entry.terms.length + entry.tools.length) * 1e13 + n * 1e4 + k;
-    add(s, { ...entry, tag: `${entry.session}:${entry.turn}`, page: n, order, set: entry.tools.join('\n') });
+    add(s, { ...entry, tag: `${entry.session}:${entry.turn}`, page: n, order });
   }
   compact(s);
 }

@@ -4,6 +4,9 @@
 import { PARAMS } from '../search/build.ts';
 import { type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
 import type { Remembered } from './memory-pages.ts';
+import { createTally, type Votes } from './memory-tally.ts';
+
+export type { Votes } from './memory-tally.ts';
 
 /** How the memory's vote is formed and gated. */
 export interface VoteSettings {
@@ -19,9 +22,6 @@ export interface VoteSettings {
   readonly calibrate: number;
 }
 
-/** Per tool name, its vote: between 0 and 1. */
-export type Votes = Map<string, number>;
-
 /** BM25's saturation and length normalisation over a remembered request's terms: the ranker's own k1, a description's b. */
 const K1 = PARAMS.k1;
 const B = 0.75;
@@ -32,153 +32,183 @@ const CANDIDATES = 256;
 /** Candidates kept in order by the first pass: a vote reads about as many as it has neighbours, a few sessions more. */
 const PICKS = 32;
 
-/**
- * The candidates' positions, most similar first (ties: the smaller key), lazily: the best PICKS in one pass, the rest
- * sorted only if the vote reads on (a few sessions may each hold many similar requests).
- */
-function* mostSimilar(key: (k: number) => number, sims: Float64Array): Generator<number> {
-  const better = (a: number, b: number) => (sims[b] as number) - (sims[a] as number) || key(a) - key(b);
-  const best: number[] = [];
-  for (let k = 0; k < sims.length; k++) {
-    if (best.length === PICKS && better(k, best[PICKS - 1] as number) >= 0) continue;
-    let i = Math.min(best.length, PICKS - 1);
-    best[i] = k;
-    while (i > 0 && better(k, best[i - 1] as number) < 0) {
-      best[i] = best[i - 1] as number;
-      best[--i] = k;
-    }
-  }
-  yield* best;
-  if (best.length < PICKS) return;
-  const taken = new Set(best);
-  const rest = [...sims.keys()].filter((k) => !taken.has(k));
-  rest.sort(better);
-  yield* rest;
-}
-
-/**
- * The voters' tools: each the mean of its share of the voters' similarity and the share of the most voted whole tool
- * set holding it (so that a set the neighbours agree on is placed together), times the nearest request's similarity,
- * times n / (n + half) for the n voters that used it.
- */
-function tally(voters: readonly Entry[], sims: readonly number[], nearest: number, settings: VoteSettings): Votes {
-  const { agree, half } = settings;
-  const tools = new Map<string, { sim: number; n: number; set: number }>();
-  const sets = new Map<string, number>();
-  let total = 0;
-  for (const [k, { tools: used, set }] of voters.entries()) {
-    const sim = sims[k] as number;
-    total += sim;
-    sets.set(set, (sets.get(set) ?? 0) + sim);
-    for (const tool of used) {
-      const t = tools.get(tool);
-      if (t) {
-        t.sim += sim;
-        t.n++;
-      } else tools.set(tool, { sim, n: 1, set: 0 });
-    }
-  }
-  for (const { tools: used, set } of voters) {
-    const sim = sets.get(set) as number;
-    for (const tool of used) {
-      const t = tools.get(tool) as { set: number };
-      if (sim > t.set) t.set = sim;
-    }
-  }
-  const votes: Votes = new Map();
-  for (const [tool, { sim, n, set }] of tools)
-    if (n >= agree) votes.set(tool, ((sim + set) / 2 / total) * nearest * (n / (n + half)));
-  return votes;
-}
-
-/** A request's place in the calibration samples: a mix of its key, so the sample is spread over sessions. */
+/** A request's place in the calibration sample: a mix of its key, so the sample is spread over sessions. */
 export const sampleRank = (entry: Remembered): number => Math.imul(keyOf(entry) ^ 0x5bd1e995, 0x27d4eb2d) >>> 0;
 
-/** Creates the vote over a memory index's entries (with its own scratch array, kept between votes). */
+/** Creates the vote over a memory index's entries (with its own scratch arrays, kept between votes). */
 export function createVote(s: MemoryEntries): (terms: readonly number[], settings: VoteSettings) => Votes {
-  let scratch = new Float64Array(0);
+  // Scratch arrays kept between votes and grown with the memory: by entry id, by candidate, by term number, by query
+  // term. A vote hashes nothing and allocates little.
+  let score = new Float64Array(0);
+  let chosen = new Uint8Array(0);
+  let found = new Int32Array(0);
+  let sims = new Float64Array(0);
+  let mark = new Int32Array(0);
+  let stamp = 0;
+  let order = new Float64Array(0);
+  let termAt = new Int32Array(0);
+  const best = new Int32Array(PICKS);
+  const voters = { ids: [] as number[], sims: [] as number[], count: 0 };
+  const sessionOf: number[] = [];
+  const tally = createTally(s);
+
+  /** The query's distinct terms the memory knows, rarest first (ties: first in the query), as term numbers and df. */
+  function queryOrder(terms: readonly number[]): number {
+    const { postings, df } = s;
+    if (mark.length < postings.length) mark = new Int32Array(postings.length * 2);
+    if (order.length < terms.length) [order, termAt] = [new Float64Array(terms.length), new Int32Array(terms.length)];
+    if (++stamp === 0x7fffffff) {
+      mark.fill(0);
+      stamp = 1;
+    }
+    let q = 0;
+    for (const term of terms) {
+      const t = s.terms.get(term);
+      if (t === undefined || mark[t] === stamp) continue;
+      mark[t] = stamp;
+      const n = df[t] as number;
+      if (n === 0) continue;
+      // df and place in one exact number, so a plain numeric sort orders them (below 2^53 for any memory).
+      order[q] = n * terms.length + q;
+      termAt[q++] = t;
+    }
+    // A query has a few dozen terms: insertion sorts them faster than a call to sort.
+    if (q > 64) order.subarray(0, q).sort();
+    else
+      for (let j = 1; j < q; j++) {
+        const key = order[j] as number;
+        let i = j;
+        for (; i > 0 && (order[i - 1] as number) > key; i--) order[i] = order[i - 1] as number;
+        order[i] = key;
+      }
+    return q;
+  }
 
   /**
    * The past requests that hold any of the query's terms, scored by BM25 over every term the memory knows (IDF from
    * the remembered requests, saturation and length as the ranker's), each over the query's own score (at most 1), and
-   * the largest. Requests of the session `skip` score -1.
+   * the largest: `found` and `sims` hold them by candidate. Requests of the session `skip` score -1.
    */
-  function similar(
-    terms: readonly number[],
-    skip: number | undefined,
-  ): { found: number[]; sims: Float64Array; nearest: number } | undefined {
-    const { entries, postings, df, alive, lengths } = s;
+  function similar(terms: readonly number[], skip: number | undefined): { count: number; nearest: number } {
+    const { entries, postings, alive, lengths } = s;
     const live = entries.length - s.dead;
-    if (live === 0) return undefined;
-    if (scratch.length < entries.length) scratch = new Float64Array(entries.length * 2);
-    const query: { term: number; n: number }[] = [];
-    const seen = new Set<number>();
-    for (const term of terms) {
-      const n = df.get(term);
-      if (n && !seen.has(term)) query.push({ term, n });
-      seen.add(term);
+    if (live === 0) return { count: 0, nearest: 0 };
+    if (score.length < entries.length) {
+      const size = entries.length * 2;
+      [score, found, sims, chosen] = [
+        new Float64Array(size),
+        new Int32Array(size),
+        new Float64Array(size),
+        new Uint8Array(size),
+      ];
     }
+    const q = queryOrder(terms);
+    const m = terms.length;
     // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
-    query.sort((a, b) => a.n - b.n);
-    const found: number[] = [];
+    let count = 0;
     let most = 0;
-    for (const { term, n } of query) {
+    for (let j = 0; j < q; j++) {
+      const key = order[j] as number;
+      const at = key % m;
+      const n = (key - at) / m;
       const w = Math.log(1 + (live - n + 0.5) / (n + 0.5));
       most += w;
-      const open = found.length < CANDIDATES;
-      const list = postings.get(term) as number[];
-      for (let i = 0; i < list.length; i++) {
-        const id = list[i] as number;
-        if (alive[id] === 0) continue;
-        const d = scratch[id] as number;
-        if (d === 0) {
-          if (!open) continue;
-          found.push(id);
+      const list = postings[termAt[at] as number] as number[];
+      if (count < CANDIDATES)
+        for (let i = 0; i < list.length; i++) {
+          const id = list[i] as number;
+          if (alive[id] === 0) continue;
+          const d = score[id] as number;
+          if (d === 0) {
+            found[count++] = id;
+            chosen[id] = 1;
+          }
+          score[id] = d + w;
         }
-        scratch[id] = d + w;
-      }
+      // A common term's long list mostly holds requests that are not candidates: a byte per request tells them apart.
+      else
+        for (let i = 0; i < list.length; i++) {
+          const id = list[i] as number;
+          if (chosen[id] === 1) score[id] = (score[id] as number) + w;
+        }
     }
-    if (found.length === 0) return undefined;
     // Each term a request holds appears once: its BM25 weight is the term's IDF times one factor of its length.
     const avg = s.totalLength / live;
-    const sims = new Float64Array(found.length);
     let nearest = Number.NEGATIVE_INFINITY;
-    for (let k = 0; k < found.length; k++) {
+    for (let k = 0; k < count; k++) {
       const id = found[k] as number;
       const length = (K1 + 1) / (1 + K1 * (1 - B + (B * (lengths[id] as number)) / avg));
-      let sim = Math.min(1, ((scratch[id] as number) * length) / most);
-      scratch[id] = 0;
-      if (skip !== undefined && (entries[id] as Entry).session === skip) sim = -1;
+      let sim = Math.min(1, ((score[id] as number) * length) / most);
+      score[id] = 0;
+      chosen[id] = 0;
+      if (skip !== undefined && s.sessions[id] === skip) sim = -1;
       sims[k] = sim;
       if (sim > nearest) nearest = sim;
     }
-    return { found, sims, nearest };
+    return { count, nearest };
+  }
+
+  /** Whether candidate a is more similar than b (< 0), ties broken by the smaller key: a total order. */
+  const better = (a: number, b: number): number =>
+    (sims[b] as number) - (sims[a] as number) ||
+    (s.keys[found[a] as number] as number) - (s.keys[found[b] as number] as number);
+
+  /** The best PICKS candidates in order, in one pass (into `best`); how many. */
+  function pick(count: number): number {
+    let picked = 0;
+    for (let k = 0; k < count; k++) {
+      // Most candidates are less similar than the last picked: that alone settles it.
+      if (picked === PICKS && (sims[k] as number) < (sims[best[PICKS - 1] as number] as number)) continue;
+      if (picked === PICKS && better(k, best[PICKS - 1] as number) >= 0) continue;
+      let i = Math.min(picked, PICKS - 1);
+      best[i] = k;
+      if (picked < PICKS) picked++;
+      while (i > 0 && better(k, best[i - 1] as number) < 0) {
+        best[i] = best[i - 1] as number;
+        best[--i] = k;
+      }
+    }
+    return picked;
+  }
+
+  /** Takes candidate k as a voter if its session has none yet; whether to read on. */
+  function offer(k: number, neighbours: number): boolean {
+    const sim = sims[k] as number;
+    if (sim < 0) return false;
+    const id = found[k] as number;
+    const session = s.sessions[id] as number;
+    const n = voters.count;
+    for (let v = 0; v < n; v++) if (sessionOf[v] === session) return n !== neighbours;
+    sessionOf[n] = session;
+    voters.ids[n] = id;
+    voters.sims[n] = sim;
+    voters.count = n + 1;
+    return n + 1 !== neighbours;
+  }
+
+  /**
+   * Each session votes once, with its most similar request, the most similar first: the best PICKS in one pass, the
+   * rest sorted only if the vote reads on (a few sessions may each hold many similar requests).
+   */
+  function chooseVoters(count: number, neighbours: number): void {
+    voters.count = 0;
+    const picked = pick(count);
+    for (let i = 0; i < picked; i++) if (!offer(best[i] as number, neighbours)) return;
+    if (picked < PICKS) return;
+    const taken = new Uint8Array(count);
+    for (const k of best) taken[k] = 1;
+    const rest: number[] = [];
+    for (let k = 0; k < count; k++) if (taken[k] === 0) rest.push(k);
+    rest.sort(better);
+    for (const k of rest) if (!offer(k, neighbours)) return;
   }
 
   function voteOf(terms: readonly number[], settings: VoteSettings, skip?: number): Votes {
-    const near = similar(terms, skip);
-    if (!near || near.nearest < settings.gate) return new Map();
-    const { found, sims, nearest } = near;
-    const entry = (k: number) => s.entries[found[k] as number] as Entry;
-    // Each session votes once, with its most similar request; a tool gets a vote only from enough sessions.
-    const voters: number[] = [];
-    const sessions: number[] = [];
-    const { keys } = s;
-    for (const k of mostSimilar((k) => keys[found[k] as number] as number, sims)) {
-      if ((sims[k] as number) < 0) break;
-      const { session } = entry(k);
-      if (!sessions.includes(session)) {
-        sessions.push(session);
-        voters.push(k);
-      }
-      if (voters.length === settings.neighbours) break;
-    }
-    return tally(
-      voters.map(entry),
-      voters.map((k) => sims[k] as number),
-      nearest,
-      settings,
-    );
+    const { count, nearest } = similar(terms, skip);
+    if (count === 0 || nearest < settings.gate) return new Map();
+    chooseVoters(count, settings.neighbours);
+    // A tool gets a vote only from enough sessions.
+    return tally(voters, nearest, settings.agree, settings.half);
   }
 
   // The memory's reliability as of the load it was computed at: a load changes what it remembers.

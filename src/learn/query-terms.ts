@@ -1,5 +1,5 @@
 // The queries a learner has tokenized, and their terms hashed: every round re-sends the history's searches, and a
-// search's terms are hashed once for both the table's shards and the memory's vote.
+// search's terms are hashed (and their repeats found) once for both the table's shards and the memory's vote.
 import { queryTerms } from '../search/rank.ts';
 import { termHash } from './memory.ts';
 
@@ -20,6 +20,8 @@ export interface QueryTerms {
   termsOf(query: string): readonly string[];
   /** The terms hashed, as the memory keeps them and as the table picks their shards. */
   hashesOf(terms: readonly string[]): readonly number[];
+  /** Per term, whether this is its first place in the query (a term that recurs counts once). */
+  firstOf(terms: readonly string[]): readonly boolean[];
 }
 
 /** Creates the caches of a learner's tokenized queries and their hashed terms. */
@@ -37,5 +39,15 @@ export function createQueryTerms(): QueryTerms {
     }
     return hashes;
   };
-  return { termsOf, hashesOf };
+  const firsts = new WeakMap<readonly string[], readonly boolean[]>();
+  const firstOf = (terms: readonly string[]): readonly boolean[] => {
+    let first = firsts.get(terms);
+    if (!first) {
+      const seen = new Set<string>();
+      first = terms.map((term) => !seen.has(term) && seen.add(term) === seen);
+      firsts.set(terms, first);
+    }
+    return first;
+  };
+  return { termsOf, hashesOf, firstOf };
 }

@@ -6,21 +6,25 @@ import { idfOf } from '../search/rank.ts';
 import type { ResolvedLearn } from './options.ts';
 import { fade, type TermEntry } from './table.ts';
 
-/** What a search reads of a scope: its clock, and the entry of each of the query's terms it learned. */
+/** What a search reads of a scope: its clock, and by the query's terms' places, the entry of each it learned. */
 export interface Learned {
   readonly u: number;
-  readonly entry: (term: string) => TermEntry | undefined;
+  /** The entry at each term's first place (undefined where nothing was learned, and at a repeat). */
+  readonly entries: readonly (TermEntry | undefined)[];
+  /** Per place, whether it is the term's first: a term counts once. */
+  readonly first: readonly boolean[];
 }
 
 /**
  * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) and the term's IDF, found once per
- * stored entry; and a(t, x) at the clock `u` it was last computed for, computed again only when the clock moved.
+ * stored entry; and each posting's IDF · a(t, x) at the clock `u` it was last computed for, computed again only when
+ * the clock moved.
  */
 interface Resolved {
   readonly catalogue: Catalogue;
   readonly idf: number;
   readonly ids: Int32Array;
-  readonly a: Float64Array;
+  readonly adds: Float64Array;
   u: number;
 }
 
@@ -40,7 +44,7 @@ function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number
     const ids = new Int32Array(postings.length);
     for (const [i, [tool]] of postings.entries()) ids[i] = catalogue.byName.get(tool) ?? -1;
     const idf = idfIn(catalogue.index as BuiltIndex, term);
-    known = { catalogue, idf, ids, a: new Float64Array(postings.length), u: Number.NaN };
+    known = { catalogue, idf, ids, adds: new Float64Array(postings.length), u: Number.NaN };
     resolved.set(entry, known);
   }
   if (known.u !== u) {
@@ -49,7 +53,7 @@ function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number
     for (const [i, [, c, m, at]] of postings.entries()) {
       const left = fade(u, at, halfLife);
       const sessions = m * left;
-      known.a[i] = ((c * left) / (n + 2)) * (sessions / (sessions + 2));
+      known.adds[i] = known.idf * (((c * left) / (n + 2)) * (sessions / (sessions + 2)));
     }
     known.u = u;
   }
@@ -82,19 +86,21 @@ export function addLearnedScores(
   const { value: score, ids } = into;
   let mass = 0;
   const ix = catalogue.index as BuiltIndex;
-  for (const term of new Set(terms)) {
-    const entry = learned.entry(term);
+  for (let k = 0; k < terms.length; k++) {
+    if (!learned.first[k]) continue;
+    const term = terms[k] as string;
+    const entry = learned.entries[k];
     if (!entry) {
       // A term nothing was learned for still counts, as 0: credit for one word of a long new request weighs less
       // than credit for all of a request seen before.
       mass += idfIn(ix, term);
       continue;
     }
-    const { idf, ids: tools, a } = resolve(entry, term, catalogue, learned.u, options.halfLife);
+    const { idf, ids: tools, adds } = resolve(entry, term, catalogue, learned.u, options.halfLife);
     mass += idf;
     for (let i = 0; i < tools.length; i++) {
       const id = tools[i] as number;
-      const add = idf * (a[i] as number);
+      const add = adds[i] as number;
       if (id < 0 || add <= 0) continue;
       const was = score[id] as number;
       if (was === 0) ids.push(id);

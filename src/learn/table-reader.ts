@@ -1,9 +1,10 @@
 // The reading side of a scope's table: the clock and the shards a search's terms fall in, from the space's cache
 // when read lately (a search then waits for nothing), else read from the store in parallel.
 import { clockKeys, clockOf } from './clock.ts';
+import type { QueryTerms } from './query-terms.ts';
 import type { Learned } from './score.ts';
 import type { SpaceCache } from './space-cache.ts';
-import { readHead, readShard, SHARDS, type Shard, shardKey, shardOf, type TermEntry } from './table.ts';
+import { readHead, readShard, SHARDS, type Shard, shardKey, type TermEntry } from './table.ts';
 
 type Warn = (message: string) => void;
 
@@ -16,18 +17,26 @@ export interface TableReader {
   /** What learnedFor gives, when every value it needs was read lately (a search then waits for nothing); else undefined. */
   heldFor(terms: readonly string[]): Learned | undefined;
   /** The scope's clock and the entries of `terms`, from their shards (read in parallel when not in memory). */
-  learnedFor(terms: Iterable<string>, warn: Warn): Promise<Learned>;
+  learnedFor(terms: readonly string[], warn: Warn): Promise<Learned>;
 }
 
-/** Creates the reader of a scope's table over the space's cache; `hashesOf` gives the terms' hashes that pick shards. */
-export function createTableReader(
-  scope: string,
-  space: SpaceCache,
-  hashesOf: (terms: readonly string[]) => readonly number[],
-): TableReader {
+/**
+ * A term's entry in a shard. Its own entries are arrays: what the prototype of a shard read from JSON answers for a
+ * name such as "constructor" never is.
+ */
+function entryIn(x: Shard['x'], term: string): TermEntry | undefined {
+  const entry = x[term];
+  return Array.isArray(entry) ? entry : undefined;
+}
+
+/** Creates the reader of a scope's table over the space's cache; `queryTerms` gives the terms' hashes that pick shards. */
+export function createTableReader(scope: string, space: SpaceCache, queryTerms: QueryTerms): TableReader {
   const { read, fresh } = space;
+  const { hashesOf, firstOf } = queryTerms;
   const clockNames = clockKeys(scope);
   const shardNames = Array.from({ length: SHARDS }, (_, i) => shardKey(scope, i));
+  // The shards a search found in the cache, by index, cleared for each search (heldFor waits for nothing).
+  const shards: (Shard['x'] | undefined)[] = new Array(SHARDS);
 
   function heldFor(terms: readonly string[]): Learned | undefined {
     const now = Date.now();
@@ -38,24 +47,32 @@ export function createTableReader(
       u += readHead(hit.value).u;
     }
     const hashes = hashesOf(terms);
-    const entries = new Map<string, TermEntry>();
-    for (const [k, term] of terms.entries()) {
-      const hit = fresh(shardNames[(hashes[k] as number) % SHARDS] as string, now);
-      if (!hit) return undefined;
-      const { x } = readShard(hit.value);
-      if (Object.hasOwn(x, term)) entries.set(term, x[term] as TermEntry);
+    const first = firstOf(terms);
+    shards.fill(undefined);
+    const entries: (TermEntry | undefined)[] = new Array(terms.length);
+    for (let k = 0; k < terms.length; k++) {
+      if (!first[k]) continue;
+      const i = (hashes[k] as number) % SHARDS;
+      let x = shards[i];
+      if (x === undefined) {
+        const hit = fresh(shardNames[i] as string, now);
+        if (!hit) return undefined;
+        x = readShard(hit.value).x;
+        shards[i] = x;
+      }
+      entries[k] = entryIn(x, terms[k] as string);
     }
-    return { u, entry: (term) => entries.get(term) };
+    return { u, entries, first };
   }
 
-  async function learnedFor(terms: Iterable<string>, warn: Warn): Promise<Learned> {
-    const shardOfTerm = new Map<string, number>();
-    for (const term of terms) shardOfTerm.set(term, shardOf(term));
+  async function learnedFor(terms: readonly string[], warn: Warn): Promise<Learned> {
+    const hashes = hashesOf(terms);
+    const first = firstOf(terms);
     const byIndex = new Map<number, Shard>();
     const held = clockNames.map((key) => fresh(key));
     let clockValues = held.every((hit) => hit !== undefined) ? held.map((hit) => hit.value) : undefined;
     const missing: number[] = [];
-    for (const i of new Set(shardOfTerm.values())) {
+    for (const i of new Set(hashes.map((hash) => hash % SHARDS))) {
       const value = fresh(shardNames[i] as string);
       if (value === undefined) missing.push(i);
       else byIndex.set(i, readShard(value.value));
@@ -69,12 +86,10 @@ export function createTableReader(
       clockValues = read0;
       for (const [k, i] of missing.entries()) byIndex.set(i, readShard(read1[k]));
     }
-    const entries = new Map<string, TermEntry>();
-    for (const [term, i] of shardOfTerm) {
-      const x = (byIndex.get(i) as Shard).x;
-      if (Object.hasOwn(x, term)) entries.set(term, x[term] as TermEntry);
-    }
-    return { u: clockOf(clockValues), entry: (term) => entries.get(term) };
+    const entries = terms.map((term, k) =>
+      first[k] ? entryIn((byIndex.get((hashes[k] as number) % SHARDS) as Shard).x, term) : undefined,
+    );
+    return { u: clockOf(clockValues), entries, first };
   }
 
   return { clockNames, shardNames, heldFor, learnedFor };

@@ -1,0 +1,76 @@
+// The memory's tally: the chosen voters' tools, each voted by its share of their similarity and by the most voted
+// whole tool set holding it. Tools and sets are counted by their numbers in scratch arrays, zeroed after each tally.
+import type { MemoryEntries } from './memory-entries.ts';
+
+/** Per tool name, its vote: between 0 and 1. */
+export type Votes = Map<string, number>;
+
+/** The voters of one vote: their entry ids and their similarities, the first `count` of each. */
+export interface Voters {
+  readonly ids: readonly number[];
+  readonly sims: readonly number[];
+  readonly count: number;
+}
+
+/** Creates the tally over a memory index's entries (with its own scratch arrays, kept between tallies). */
+export function createTally(s: MemoryEntries): (voters: Voters, nearest: number, agree: number, half: number) => Votes {
+  let toolSim = new Float64Array(0);
+  let toolSet = new Float64Array(0);
+  let toolN = new Int32Array(0);
+  let setSim = new Float64Array(0);
+  // The tools in the order the voters first named them: the order of the votes.
+  const named: number[] = [];
+
+  /**
+   * The voters' tools: each the mean of its share of the voters' similarity and the share of the most voted whole tool
+   * set holding it (so that a set the neighbours agree on is placed together), times the nearest request's
+   * similarity, times n / (n + half) for the n voters that used it, if at least `agree`.
+   */
+  return ({ ids, sims, count }, nearest, agree, half) => {
+    const { used, setOf, toolNames } = s;
+    if (toolSim.length < toolNames.length) {
+      const size = toolNames.length * 2;
+      [toolSim, toolSet, toolN] = [new Float64Array(size), new Float64Array(size), new Int32Array(size)];
+    }
+    if (setSim.length < s.sets.size) setSim = new Float64Array(s.sets.size * 2);
+    named.length = 0;
+    let total = 0;
+    for (let v = 0; v < count; v++) {
+      const id = ids[v] as number;
+      const sim = sims[v] as number;
+      total += sim;
+      const set = setOf[id] as number;
+      setSim[set] = (setSim[set] as number) + sim;
+      const tools = used[id] as Int32Array;
+      for (let i = 0; i < tools.length; i++) {
+        const t = tools[i] as number;
+        if (toolN[t] === 0) named.push(t);
+        toolSim[t] = (toolSim[t] as number) + sim;
+        toolN[t] = (toolN[t] as number) + 1;
+      }
+    }
+    for (let v = 0; v < count; v++) {
+      const id = ids[v] as number;
+      const sim = setSim[setOf[id] as number] as number;
+      const tools = used[id] as Int32Array;
+      for (let i = 0; i < tools.length; i++) {
+        const t = tools[i] as number;
+        if (sim > (toolSet[t] as number)) toolSet[t] = sim;
+      }
+    }
+    const votes: Votes = new Map();
+    for (const t of named) {
+      const n = toolN[t] as number;
+      if (n >= agree)
+        votes.set(
+          toolNames[t] as string,
+          (((toolSim[t] as number) + (toolSet[t] as number)) / 2 / total) * nearest * (n / (n + half)),
+        );
+      toolSim[t] = 0;
+      toolSet[t] = 0;
+      toolN[t] = 0;
+    }
+    for (let v = 0; v < count; v++) setSim[setOf[ids[v] as number] as number] = 0;
+    return votes;
+  };
+}
