@@ -98,8 +98,8 @@ export const MEMORY_WEIGHTS: readonly number[] = [0, 2, 4, 8, 16, 32];
 import { SET_VOTE } from '../src/learn/set-vote.ts';
 /** The tool sets' weights it chooses from, with each memory weight. */
 export const SET_WEIGHTS: readonly number[] = [0, 8, 32, 128];
-/** The powers of the sets' reliability it chooses from, with each sets' weight. */
-export const SET_POWERS: readonly number[] = [2, 4, 8];
+/** The powers of the sets' reliability it chooses from, with each sets' weight (TRIAL_SET_POWERS='[2,4,8]' to try more). */
+export const SET_POWERS: readonly number[] = JSON.parse(process.env.TRIAL_SET_POWERS ?? '[2]');
 
 /** The weights of the memory's and the tool sets' votes one run of the test split uses. */
 export interface Weights {
@@ -112,7 +112,7 @@ export interface Weights {
 export const WEIGHT_GRID: readonly Weights[] = MEMORY_WEIGHTS.flatMap((memoryWeight) =>
   // The sets beside the memory weights a fold can choose (2 is never chosen: it saves a quarter of the runs).
   (memoryWeight <= 2 ? [0] : SET_WEIGHTS).flatMap((setWeight) =>
-    setWeight === 0
+    setWeight === 0 || SET_POWERS.length === 1
       ? [{ memoryWeight, setWeight }]
       : SET_POWERS.map((setPower) => ({ memoryWeight, setWeight, setPower })),
   ),
@@ -151,7 +151,10 @@ export async function runSet(
       const shipped = SET_VOTE.calibrate;
       Object.assign(SET_VOTE, { calibrate: setPower ?? shipped });
       const layer = createToolSearch({ ...options, store, learn: { scope: name, ...w } });
-      on.set(weightKey({ ...w, setPower }), await recall(layer, tools, test, `w${w.memoryWeight}-${w.setWeight}`));
+      on.set(
+        weightKey(setPower === undefined ? w : { ...w, setPower }),
+        await recall(layer, tools, test, `w${w.memoryWeight}-${w.setWeight}`),
+      );
       Object.assign(SET_VOTE, { calibrate: shipped });
     }
     runs.push({ name, off, on, fed, tested: test.length });

@@ -98,17 +98,19 @@ export function nearestSets(
     }
   }
   const best: { set: SetProfile; cos: number }[] = [];
+  const root = Math.sqrt(norm);
   for (const id of found) {
-    const set = p.sets[id] as SetProfile;
-    const cos = Math.round(((scratch[id] as number) / Math.sqrt(norm) / normOf(p, set)) * 1e9) / 1e9;
+    const dot = scratch[id] as number;
     scratch[id] = 0;
+    const set = p.sets[id] as SetProfile;
+    const cos = Math.round((dot / root / normOf(p, set)) * 1e9) / 1e9;
     // Kept in order as found: the few best only (cosines equal to 9 places: the set whose tools sort first).
-    const after = (k: number) => {
-      const other = best[k] as { set: SetProfile; cos: number };
-      return cos > other.cos || (cos === other.cos && set.key < other.set.key);
-    };
     let at = best.length;
-    while (at > 0 && after(at - 1)) at--;
+    while (at > 0) {
+      const other = best[at - 1] as { set: SetProfile; cos: number };
+      if (cos < other.cos || (cos === other.cos && set.key > other.set.key)) break;
+      at--;
+    }
     if (at >= many) continue;
     best.splice(at, 0, { set, cos });
     if (best.length > many) best.pop();

@@ -47,8 +47,15 @@ const trips = [
 ];
 const together = ['create_event', 'get_forecast'];
 
-const top = async (layer: ToolSearch, query: string, extra: object = {}) =>
-  names(ok(await layer.search({ sessionId: `ask-${Math.random()}`, tools, ...extra }, { query })).tools);
+const top = async (layer: ToolSearch, query: string, extra: object = {}, limit?: number) =>
+  names(
+    ok(
+      await layer.search(
+        { sessionId: `ask-${Math.random()}`, tools, ...extra },
+        { query, ...(limit ? { limit } : {}) },
+      ),
+    ).tools,
+  );
 
 async function feed(layer: ToolSearch, requests: readonly string[], called: readonly string[], tag = 'trip') {
   for (const [i, query] of requests.entries())
@@ -82,6 +89,21 @@ describe('learn: tool sets used together', () => {
     // Never a tool outside the enabled groups: the set's visible tools only.
     expect(await top(layer, asked, { enabledGroups: ['calendar'] })).toEqual(['create_event']);
     expect(() => createToolSearch({ learn: { setWeight: -1 } })).toThrow(/"learn.setWeight": must be 0 or more/);
+  });
+
+  it('gives the nearest sets in order: every tool of the nearest first, then those of the next', async () => {
+    const layer = createToolSearch({ learn: setsOnly, logger: quiet });
+    await feed(layer, trips.slice(0, 3), together);
+    const flights = ['book a flight to lisbon on monday', 'book a flight to oslo on friday', 'book a flight to rome'];
+    await feed(layer, flights, ['web_search', 'calculator'], 'flight');
+    // Nearer the trips (two of their intent words) than the flights (one of theirs).
+    const ranked = await top(layer, 'plan a trip to porto on saturday, maybe a flight', {}, 5);
+    expect(ranked.slice(0, 2).sort()).toEqual(together);
+    expect(ranked.slice(2, 4).sort()).toEqual(['calculator', 'web_search']);
+    // A request nearer the flights turns the order round.
+    const other = await top(layer, 'book a flight to porto, maybe a trip', {}, 5);
+    expect(other.slice(0, 2).sort()).toEqual(['calculator', 'web_search']);
+    expect(other.slice(2, 4).sort()).toEqual(together);
   });
 
   it('stays silent on one session, on sessions that disagree, and on a request unlike any set', async () => {
