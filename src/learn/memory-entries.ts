@@ -24,6 +24,13 @@ export interface MemoryEntries {
   postings: number[][];
   /** Per term number, the live entries that hold it. */
   df: number[];
+  /**
+   * Per term number, the same ids as a bitset, for the common terms a vote asked for one (see memory-vote.ts): a
+   * vote tests its candidates against it instead of reading the term's long list.
+   */
+  bits: (Uint32Array | undefined)[];
+  /** Entries added that hold a term twice (none from this library's pages): their postings repeat an id, which a bitset cannot. */
+  repeats: number;
   /** Per tool name, its number; and per number, the name. */
   tools: Map<string, number>;
   toolNames: string[];
@@ -55,6 +62,8 @@ export const createEntries = (): MemoryEntries => ({
   terms: new Map(),
   postings: [],
   df: [],
+  bits: [],
+  repeats: 0,
   tools: new Map(),
   toolNames: [],
   sets: new Map(),
@@ -94,6 +103,24 @@ function numberOf<K>(numbers: Map<K, number>, key: K): number {
   return n;
 }
 
+/** Sets bit `id` of a bitset, grown (to twice the size needed) when it is too short; returns the bitset. */
+export function setBit(bits: Uint32Array, id: number): Uint32Array {
+  let out = bits;
+  if (id >>> 5 >= out.length) {
+    out = new Uint32Array((id >>> 5) * 2 + 2);
+    out.set(bits);
+  }
+  out[id >>> 5] = (out[id >>> 5] as number) | (1 << (id & 31));
+  return out;
+}
+
+/** Whether terms hold one twice: never when sorted, as this library writes them. */
+function holdsRepeat(terms: readonly number[]): boolean {
+  for (let i = 1; i < terms.length; i++)
+    if ((terms[i] as number) <= (terms[i - 1] as number)) return new Set(terms).size < terms.length;
+  return false;
+}
+
 /** Indexes an entry, unless a newer version of its request is indexed: the later page, or later in a page, wins. */
 function add(s: MemoryEntries, entry: Entry): void {
   const was = s.latest.get(entry.tag);
@@ -119,6 +146,7 @@ function add(s: MemoryEntries, entry: Entry): void {
   s.setOf[id] = numberOf(s.sets, entry.tools.join('\n'));
   s.totalLength += entry.terms.length;
   s.latest.set(entry.tag, id);
+  if (holdsRepeat(entry.terms)) s.repeats++;
   for (const term of entry.terms) {
     const n = numberOf(s.terms, term);
     if (n === s.postings.length) {
@@ -127,6 +155,8 @@ function add(s: MemoryEntries, entry: Entry): void {
     } else {
       (s.postings[n] as number[]).push(id);
       s.df[n] = (s.df[n] as number) + 1;
+      const bits = s.bits[n];
+      if (bits) s.bits[n] = setBit(bits, id);
     }
   }
   (s.pages.get(entry.page) ?? s.pages.set(entry.page, []).get(entry.page))?.push(id);

@@ -2,7 +2,7 @@
 // ranker scores tools) and lets them vote for their tools and for the whole sets they used together, but only when they
 // are similar enough to agree on something, and only as loudly as the memory's own record says it is right.
 import { PARAMS } from '../search/build.ts';
-import { type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
+import { type Entry, keyOf, type MemoryEntries, setBit } from './memory-entries.ts';
 import type { Remembered } from './memory-pages.ts';
 import { createTally, type Votes } from './memory-tally.ts';
 
@@ -84,6 +84,17 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     return q;
   }
 
+  /** A term's ids as a bitset, made from its list the first time a vote asks (the entries keep it up to date). */
+  function bitsOf(t: number, list: readonly number[]): Uint32Array {
+    let bits = s.bits[t];
+    if (!bits) {
+      bits = new Uint32Array((s.entries.length >>> 5) * 2 + 2);
+      for (const id of list) bits = setBit(bits, id);
+      s.bits[t] = bits;
+    }
+    return bits;
+  }
+
   /**
    * The past requests that hold any of the query's terms, scored by BM25 over every term the memory knows (IDF from
    * the remembered requests, saturation and length as the ranker's), each over the query's own score (at most 1), and
@@ -125,12 +136,20 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
           }
           score[id] = d + w;
         }
-      // A common term's long list mostly holds requests that are not candidates: a byte per request tells them apart.
-      else
+      // A common term's long list mostly holds requests that are not candidates: a byte per request tells them
+      // apart, and a list much longer than the candidates gives way to testing each candidate against its bitset.
+      else if (list.length <= 2 * count || s.repeats > 0)
         for (let i = 0; i < list.length; i++) {
           const id = list[i] as number;
           if (chosen[id] === 1) score[id] = (score[id] as number) + w;
         }
+      else {
+        const bits = bitsOf(termAt[at] as number, list);
+        for (let k = 0; k < count; k++) {
+          const id = found[k] as number;
+          if (((bits[id >>> 5] as number) & (1 << (id & 31))) !== 0) score[id] = (score[id] as number) + w;
+        }
+      }
     }
     // Each term a request holds appears once: its BM25 weight is the term's IDF times one factor of its length.
     const avg = s.totalLength / live;
