@@ -240,8 +240,8 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     if (calibrated.at === s.loads) return calibrated.value;
     const sample = s.entries
       .filter((entry): entry is Entry => entry !== undefined && entry.tools.length > 0)
-      .map((entry) => ({ entry, rank: sampleRank(entry) }))
-      .sort((a, b) => a.rank - b.rank || keyOf(a.entry) - keyOf(b.entry))
+      .map((entry) => ({ entry, rank: sampleRank(entry), key: keyOf(entry) }))
+      .sort((a, b) => a.rank - b.rank || a.key - b.key)
       .slice(0, SAMPLES);
     let sum = 0;
     // The request judged is itself one of the sessions that agree on its tools: the others need one fewer.
