@@ -3,12 +3,23 @@
 // Terms, tool names and tool sets are numbered as entries load, so a vote reads arrays by number and hashes nothing.
 import type { Remembered } from './memory-pages.ts';
 
-/** A remembered request as the index holds it. */
-export interface Entry extends Remembered {
-  readonly tag: string;
-  readonly page: number;
-  /** Which version is newer: its size first (a request only grows), then where it was stored. */
-  readonly order: number;
+/** A remembered request as the index holds it: as its page gave it (what else it keeps is by id, in arrays). */
+export type Entry = Remembered;
+
+/**
+ * A request's identity, its session and turn: as one exact number where they are the integers this library writes
+ * (a session's 32-bit hash, a turn below 2^21: their product stays below 2^53), else as text.
+ */
+function tagOf(entry: Remembered): number | string {
+  const { session, turn } = entry;
+  return Number.isInteger(session) &&
+    session >= 0 &&
+    session < 2 ** 32 &&
+    Number.isInteger(turn) &&
+    turn >= 0 &&
+    turn < 2 ** 21
+    ? session * 2 ** 21 + turn
+    : `${session}:${turn}`;
 }
 
 /** A request's place in an order fixed by its session and turn: the same whichever lane or page holds it. */
@@ -36,8 +47,11 @@ export interface MemoryEntries {
   toolNames: string[];
   /** Per tool set (its tools, sorted, as one key), its number: requests that used the same set have the same. */
   sets: Map<string, number>;
-  /** Per tag, the id of its newest version. */
-  latest: Map<string, number>;
+  /** Per request (its tag), the id of its newest version. */
+  latest: Map<number | string, number>;
+  /** Per id, the page it came from, and which version is newer: its size first (a request only grows), then where it was stored. */
+  pageOf: number[];
+  orders: number[];
   readonly pages: Map<number, number[]>;
   dead: number;
   /** 1 for a live entry, by id: the postings keep dead ids, and a typed array answers without loading the entry. */
@@ -50,7 +64,7 @@ export interface MemoryEntries {
   keys: number[];
   /** Per id, the entry's session, its tools' numbers and its tool set's number: what a vote reads of a voter. */
   sessions: number[];
-  used: Int32Array[];
+  used: number[][];
   setOf: number[];
   /** The live entries' terms, summed: their mean length. */
   totalLength: number;
@@ -68,6 +82,8 @@ export const createEntries = (): MemoryEntries => ({
   toolNames: [],
   sets: new Map(),
   latest: new Map(),
+  pageOf: [],
+  orders: [],
   pages: new Map(),
   dead: 0,
   alive: new Uint8Array(64),
@@ -122,10 +138,11 @@ function holdsRepeat(terms: readonly number[]): boolean {
 }
 
 /** Indexes an entry, unless a newer version of its request is indexed: the later page, or later in a page, wins. */
-function add(s: MemoryEntries, entry: Entry): void {
-  const was = s.latest.get(entry.tag);
+function add(s: MemoryEntries, entry: Entry, page: number, order: number): void {
+  const tag = tagOf(entry);
+  const was = s.latest.get(tag);
   const older = was === undefined ? undefined : s.entries[was];
-  if (older && older.order > entry.order) return;
+  if (older && (s.orders[was as number] as number) > order) return;
   if (older) kill(s, was as number);
   const id = s.entries.length;
   s.entries.push(entry);
@@ -138,14 +155,18 @@ function add(s: MemoryEntries, entry: Entry): void {
   s.lengths[id] = entry.terms.length;
   s.keys[id] = keyOf(entry);
   s.sessions[id] = entry.session;
-  s.used[id] = Int32Array.from(entry.tools, (tool) => {
+  s.pageOf[id] = page;
+  s.orders[id] = order;
+  const used: number[] = [];
+  for (const tool of entry.tools) {
     const n = numberOf(s.tools, tool);
     s.toolNames[n] = tool;
-    return n;
-  });
+    used.push(n);
+  }
+  s.used[id] = used;
   s.setOf[id] = numberOf(s.sets, entry.tools.join('\n'));
   s.totalLength += entry.terms.length;
-  s.latest.set(entry.tag, id);
+  s.latest.set(tag, id);
   if (holdsRepeat(entry.terms)) s.repeats++;
   for (const term of entry.terms) {
     const n = numberOf(s.terms, term);
@@ -159,17 +180,19 @@ function add(s: MemoryEntries, entry: Entry): void {
       if (bits) s.bits[n] = setBit(bits, id);
     }
   }
-  (s.pages.get(entry.page) ?? s.pages.set(entry.page, []).get(entry.page))?.push(id);
+  (s.pages.get(page) ?? s.pages.set(page, []).get(page))?.push(id);
 }
 
 /** Drops the ids of dead entries (and the numbers only they used) once they are a third of all. */
 function compact(s: MemoryEntries): void {
   if (s.dead * 3 < s.entries.length || s.entries.length < 64) return;
-  const live = s.entries.filter((entry): entry is Entry => entry !== undefined);
+  const live: [entry: Entry, page: number, order: number][] = [];
+  for (const [id, entry] of s.entries.entries())
+    if (entry) live.push([entry, s.pageOf[id] as number, s.orders[id] as number]);
   const alive = s.alive.fill(0);
   Object.assign(s, createEntries(), { alive, loads: s.loads, pages: s.pages });
   s.pages.clear();
-  for (const entry of live) add(s, entry);
+  for (const [entry, page, order] of live) add(s, entry, page, order);
 }
 
 function remove(s: MemoryEntries, n: number): void {
@@ -177,7 +200,8 @@ function remove(s: MemoryEntries, n: number): void {
     const entry = s.entries[id];
     if (!entry) continue;
     kill(s, id);
-    if (s.latest.get(entry.tag) === id) s.latest.delete(entry.tag);
+    const tag = tagOf(entry);
+    if (s.latest.get(tag) === id) s.latest.delete(tag);
   }
   s.pages.delete(n);
 }
@@ -190,7 +214,7 @@ export function loadPage(s: MemoryEntries, n: number, loaded: readonly Remembere
   // whichever lane or page holds it.
   for (const [k, entry] of loaded.entries()) {
     const order = (entry.terms.length + entry.tools.length) * 1e13 + n * 1e4 + k;
-    add(s, { ...entry, tag: `${entry.session}:${entry.turn}`, page: n, order });
+    add(s, entry, n, order);
   }
   compact(s);
 }

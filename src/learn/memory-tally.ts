@@ -41,7 +41,7 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
       total += sim;
       const set = setOf[id] as number;
       setSim[set] = (setSim[set] as number) + sim;
-      const tools = used[id] as Int32Array;
+      const tools = used[id] as number[];
       for (let i = 0; i < tools.length; i++) {
         const t = tools[i] as number;
         if (toolN[t] === 0) named.push(t);
@@ -52,7 +52,7 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
     for (let v = 0; v < count; v++) {
       const id = ids[v] as number;
       const sim = setSim[setOf[id] as number] as number;
-      const tools = used[id] as Int32Array;
+      const tools = used[id] as number[];
       for (let i = 0; i < tools.length; i++) {
         const t = tools[i] as number;
         if (sim > (toolSet[t] as number)) toolSet[t] = sim;

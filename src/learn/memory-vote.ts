@@ -35,6 +35,26 @@ const PICKS = 32;
 /** A request's place in the calibration sample: a mix of its key, so the sample is spread over sessions. */
 export const sampleRank = (entry: Remembered): number => Math.imul(keyOf(entry) ^ 0x5bd1e995, 0x27d4eb2d) >>> 0;
 
+/** An entry of the calibration sample, with what orders it. */
+type Sampled = { entry: Entry; rank: number; key: number };
+const bySample = (a: Sampled, b: Sampled): number => a.rank - b.rank || a.key - b.key;
+
+/** The SAMPLES entries with tools first by sampleRank (ties: the smaller key, then the lower id), in that order. */
+function calibrationSample(entries: readonly (Entry | undefined)[]): Sampled[] {
+  // Kept in order as the entries are read: a sort of every entry would cost a large memory's first search more.
+  const best: Sampled[] = [];
+  for (const entry of entries) {
+    if (!entry || entry.tools.length === 0) continue;
+    const next = { entry, rank: sampleRank(entry), key: keyOf(entry) };
+    if (best.length === SAMPLES && !(bySample(next, best[SAMPLES - 1] as Sampled) < 0)) continue;
+    let i = best.length;
+    while (i > 0 && bySample(best[i - 1] as Sampled, next) > 0) i--;
+    best.splice(i, 0, next);
+    if (best.length > SAMPLES) best.pop();
+  }
+  return best;
+}
+
 /** Creates the vote over a memory index's entries (with its own scratch arrays, kept between votes). */
 export function createVote(s: MemoryEntries): (terms: readonly number[], settings: VoteSettings) => Votes {
   // Scratch arrays kept between votes and grown with the memory: by entry id, by candidate, by term number, by query
@@ -239,11 +259,7 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
    */
   function reliability(settings: VoteSettings): number {
     if (calibrated.at === s.loads) return calibrated.value;
-    const sample = s.entries
-      .filter((entry): entry is Entry => entry !== undefined && entry.tools.length > 0)
-      .map((entry) => ({ entry, rank: sampleRank(entry) }))
-      .sort((a, b) => a.rank - b.rank || keyOf(a.entry) - keyOf(b.entry))
-      .slice(0, SAMPLES);
+    const sample = calibrationSample(s.entries);
     let sum = 0;
     // The request judged is itself one of the sessions that agree on its tools: the others need one fewer.
     const others = { ...settings, agree: settings.agree - 1 };
