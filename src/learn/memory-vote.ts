@@ -3,6 +3,7 @@
 // are similar enough to agree on something, and only as loudly as the memory's own record says it is right.
 import { PARAMS } from '../search/build.ts';
 import { type Entry, keyOf, type MemoryEntries, setBit } from './memory-entries.ts';
+import type { Remembered } from './memory-pages.ts';
 import { createTally, type Votes } from './memory-tally.ts';
 
 export type { Votes } from './memory-tally.ts';
@@ -32,7 +33,7 @@ const CANDIDATES = 256;
 const PICKS = 32;
 
 /** A request's place in the calibration sample: a mix of its key, so the sample is spread over sessions. */
-const sampleRank = (entry: Entry): number => Math.imul(keyOf(entry) ^ 0x5bd1e995, 0x27d4eb2d) >>> 0;
+export const sampleRank = (entry: Remembered): number => Math.imul(keyOf(entry) ^ 0x5bd1e995, 0x27d4eb2d) >>> 0;
 
 /** An entry of the calibration sample, with what orders it. */
 type Sampled = { entry: Entry; rank: number; key: number };
