@@ -1,6 +1,7 @@
 // The tool sets' vote: a search scores the query against every remembered tool set's profile (cosine over IDF-weighted
-// hashed terms: a centroid classifier over the sets) and, when the best set is similar enough and enough sessions used
-// it, votes for all its tools together, so a request that needs two or three tools gets them all at once.
+// hashed terms: a centroid classifier over the sets) and votes for every tool of its three nearest sets backed by
+// enough sessions, the nearest first, so a request that needs two or three tools gets them all at once; as loudly as
+// the sets' own record (their requests judged without their own sessions) says they are right.
 import type { Remembered } from './memory-pages.ts';
 import { sampleRank } from './memory-vote.ts';
 import {
