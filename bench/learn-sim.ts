@@ -84,7 +84,8 @@ export interface Scores {
 export interface SetRun {
   readonly name: string;
   readonly off: Scores;
-  readonly on: ReadonlyMap<number, Scores>;
+  /** By the weights' key (`weightKey`). */
+  readonly on: ReadonlyMap<string, Scores>;
   readonly fed: number;
   readonly tested: number;
 }
@@ -94,6 +95,32 @@ export const FRACTIONS: readonly number[] = [0.25, 0.5, 0.8];
 /** The memory weights the leave-one-set-out fit chooses from (the table's weight stays at its default, 12). */
 export const MEMORY_WEIGHTS: readonly number[] = [0, 2, 4, 8, 16, 32];
 
+import { SET_VOTE } from '../src/learn/set-vote.ts';
+/** The tool sets' weights it chooses from, with each memory weight. */
+export const SET_WEIGHTS: readonly number[] = [0, 8, 32, 128];
+/** The powers of the sets' reliability it chooses from, with each sets' weight (TRIAL_SET_POWERS='[2,4,8]' to try more). */
+export const SET_POWERS: readonly number[] = JSON.parse(process.env.TRIAL_SET_POWERS ?? '[2]');
+
+/** The weights of the memory's and the tool sets' votes one run of the test split uses. */
+export interface Weights {
+  readonly memoryWeight: number;
+  readonly setWeight: number;
+  /** The power of the sets' reliability (`SET_VOTE.calibrate`); the shipped one when not given. */
+  readonly setPower?: number;
+}
+/** Every pair the fit chooses from, the table alone first (ties go to the earlier pair). */
+export const WEIGHT_GRID: readonly Weights[] = MEMORY_WEIGHTS.flatMap((memoryWeight) =>
+  // The sets beside the memory weights a fold can choose (2 is never chosen: it saves a quarter of the runs).
+  (memoryWeight <= 2 ? [0] : SET_WEIGHTS).flatMap((setWeight) =>
+    setWeight === 0 || SET_POWERS.length === 1
+      ? [{ memoryWeight, setWeight }]
+      : SET_POWERS.map((setPower) => ({ memoryWeight, setWeight, setPower })),
+  ),
+);
+/** A pair's key in a run's scores, as the tables print it. */
+export const weightKey = ({ memoryWeight, setWeight, setPower }: Weights): string =>
+  `m ${memoryWeight}, s ${setWeight}${setPower === undefined ? '' : ` p ${setPower}`}`;
+
 /**
  * Runs one set: its queries shuffled by a fixed seed, the last fifth kept for the test; sessions are fed in order
  * and the test half searched when `points` (counts of sessions fed) are reached, one run per point.
@@ -101,7 +128,7 @@ export const MEMORY_WEIGHTS: readonly number[] = [0, 2, 4, 8, 16, 32];
 export async function runSet(
   name: string,
   points: readonly number[] | 'fractions' = 'fractions',
-  weights = MEMORY_WEIGHTS,
+  weights: readonly Weights[] = WEIGHT_GRID,
 ): Promise<SetRun[]> {
   const set = loadSet(name);
   const tools = set.tools as unknown as Tool[];
@@ -119,26 +146,47 @@ export async function runSet(
     for (; fed < Math.min(count, testFrom); fed++)
       await feedSession(feeder, tools, `feed-${fed}`, queries[fed] as BenchQuery);
     await feeder.flush();
-    const on = new Map<number, Scores>();
-    for (const memoryWeight of weights) {
-      const layer = createToolSearch({ ...options, store, learn: { scope: name, memoryWeight } });
-      on.set(memoryWeight, await recall(layer, tools, test, `w${memoryWeight}`));
+    const on = new Map<string, Scores>();
+    for (const { setPower, ...w } of weights) {
+      const shipped = SET_VOTE.calibrate;
+      Object.assign(SET_VOTE, { calibrate: setPower ?? shipped });
+      const layer = createToolSearch({ ...options, store, learn: { scope: name, ...w } });
+      on.set(
+        weightKey(setPower === undefined ? w : { ...w, setPower }),
+        await recall(layer, tools, test, `w${w.memoryWeight}-${w.setWeight}`),
+      );
+      Object.assign(SET_VOTE, { calibrate: shipped });
     }
     runs.push({ name, off, on, fed, tested: test.length });
   }
   return runs;
 }
 
-/** Each set's held-out gain: the memory weight that did best on the other sets (mean gain, less twice any loss past 0.5 points). */
+/**
+ * Each set's held-out gain, its weights fitted on the other sets (mean gain, less twice any loss past 0.5 points) in two
+ * stages: the memory's weight with the tool sets off, as before they existed, then the sets' weight beside it.
+ */
 export function leaveOneSetOut(
   runs: readonly SetRun[],
-): { name: string; weight: number; gain: number; complete: number }[] {
-  const gain = (run: SetRun, w: number) => ((run.on.get(w) as Scores).r5 - run.off.r5) * 100;
-  const objective = (others: readonly SetRun[], w: number) =>
+): { name: string; weight: string; gain: number; complete: number }[] {
+  const gain = (run: SetRun, w: string) => ((run.on.get(w) as Scores).r5 - run.off.r5) * 100;
+  const objective = (others: readonly SetRun[], w: string) =>
     others.reduce((sum, run) => sum + gain(run, w) - 2 * Math.max(0, -0.5 - gain(run, w)), 0) / others.length;
+  const best = (others: readonly SetRun[], keys: readonly string[]) =>
+    keys.reduce((b, w) => (objective(others, w) > objective(others, b) ? w : b));
   return runs.map((run) => {
     const others = runs.filter((r) => r !== run);
-    const weight = [...run.on.keys()].reduce((best, w) => (objective(others, w) > objective(others, best) ? w : best));
+    const keys = [...run.on.keys()];
+    const memoryWeight = Number(
+      best(
+        others,
+        keys.filter((key) => key.endsWith(', s 0')),
+      ).split(/[ ,]+/)[1],
+    );
+    const weight = best(
+      others,
+      keys.filter((key) => key.startsWith(`m ${memoryWeight},`)),
+    );
     return {
       name: run.name,
       weight,
@@ -154,15 +202,21 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const name of sets.length ? sets : labelledSets) {
     for (const [k, run] of (await runSet(name)).entries()) {
       byFraction[k]?.push(run);
-      const cells = [...run.on].map(([w, r]) => `m${w} ${((r.r5 - run.off.r5) * 100).toFixed(1)}`).join('  ');
+      const cells = [...run.on].map(([w, r]) => `${w}: ${((r.r5 - run.off.r5) * 100).toFixed(1)}`).join('  ');
       console.log(
         `${name.padEnd(17)} fed ${run.fed} tested ${run.tested}  off ${(run.off.r5 * 100).toFixed(1)}  ${cells}`,
       );
     }
   }
   for (const [k, runs] of byFraction.entries()) {
+    // The same fit without the tool sets (s 0 only), on the same queries: the shipped procedure before them.
+    const before = leaveOneSetOut(
+      runs.map((run) => ({ ...run, on: new Map([...run.on].filter(([key]) => key.endsWith(', s 0'))) })),
+    );
+    for (const f of before)
+      console.log(`  without sets, held out ${f.name.padEnd(17)} ${f.weight}  ${f.gain.toFixed(1)}`);
     const folds = leaveOneSetOut(runs);
-    for (const f of folds) console.log(`  held out ${f.name.padEnd(17)} m=${f.weight}  ${f.gain.toFixed(1)}`);
+    for (const f of folds) console.log(`  held out ${f.name.padEnd(17)} ${f.weight}  ${f.gain.toFixed(1)}`);
     const mean = folds.reduce((s, f) => s + f.gain, 0) / folds.length;
     console.log(
       `fed ${FRACTIONS[k]}: held-out mean ${mean.toFixed(1)}, worst ${Math.min(...folds.map((f) => f.gain)).toFixed(1)}`,

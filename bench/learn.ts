@@ -3,9 +3,19 @@
 // costs prepare and search at 4,076 tools, learn on and fed against off, interleaved in one run.
 import type { Message, Tool } from '../src/base/types.ts';
 import { createMemoryStore, createToolSearch } from '../src/index.ts';
-import { MEMORY_WEIGHT } from '../src/learn/options.ts';
+import { MEMORY_WEIGHT, SET_WEIGHT } from '../src/learn/options.ts';
 import { labelledSets, loadSet } from './data.ts';
-import { FRACTIONS, leaveOneSetOut, MEMORY_WEIGHTS, runSet, type Scores, type SetRun } from './learn-sim.ts';
+import {
+  FRACTIONS,
+  leaveOneSetOut,
+  MEMORY_WEIGHTS,
+  runSet,
+  type Scores,
+  SET_WEIGHTS,
+  type SetRun,
+  type Weights,
+  weightKey,
+} from './learn-sim.ts';
 import { median, timeMs } from './stats.ts';
 import type { Table } from './table.ts';
 
@@ -100,7 +110,7 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
       name,
       `${run.tested}`,
       (run.off.r5 * 100).toFixed(1),
-      ...FRACTIONS.map((_, k) => `${pts(fold(k, i).gain)} (m ${fold(k, i).weight})`),
+      ...FRACTIONS.map((_, k) => `${pts(fold(k, i).gain)} (${fold(k, i).weight})`),
       (run.off.c5 * 100).toFixed(1),
       ...FRACTIONS.map((_, k) => pts(fold(k, i).complete)),
     ];
@@ -123,7 +133,12 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
     ...folds.map((f) => pts(Math.min(...f.map((x) => x.complete)))),
   ]);
   const points = quick ? [500, 2000] : [500, 2000, 8000];
-  const curve = await runSet('metatool', points, [0, MEMORY_WEIGHT]);
+  const columns: Weights[] = [
+    { memoryWeight: 0, setWeight: 0 },
+    { memoryWeight: MEMORY_WEIGHT, setWeight: 0 },
+    { memoryWeight: MEMORY_WEIGHT, setWeight: SET_WEIGHT },
+  ];
+  const curve = await runSet('metatool', points, columns);
   const pct = (x: number) => (x * 100).toFixed(1);
   return [
     {
@@ -139,7 +154,7 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
       rows,
       notes: [
         'Each set’s queries (all of them) shuffled by a fixed seed; the last fifth is the test, searched in fresh sessions; sessions from the rest search and call the needed tools through prepare, fed cumulatively up to a quarter, a half and 80% of the set. C@5: the share of requests with every needed tool in the top 5.',
-        `The memory weight of each held-out set is the one that did best on the other sets (grid ${MEMORY_WEIGHTS.join(', ')}; bench/TUNING.md); the table’s weight stays at its default, 12. Shipped memory weight: ${MEMORY_WEIGHT}.`,
+        `The memory weight (m) of each held-out set is the one that did best on the other sets with the tool sets off (grid ${MEMORY_WEIGHTS.join(', ')}), then the tool sets’ weight (s) the one that did best beside it (grid ${SET_WEIGHTS.join(', ')}; bench/TUNING.md); the table’s weight stays at its default, 12. Shipped: m ${MEMORY_WEIGHT}, s ${SET_WEIGHT}.`,
       ],
     },
     {
@@ -147,18 +162,18 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
       columns: [
         'sessions fed',
         'learn off',
-        'table only (memoryWeight 0)',
-        `table and memory (memoryWeight ${MEMORY_WEIGHT})`,
+        'table only (memoryWeight 0, setWeight 0)',
+        `table and memory (memoryWeight ${MEMORY_WEIGHT}, setWeight 0)`,
+        `table, memory and tool sets (setWeight ${SET_WEIGHT})`,
       ],
-      rows: curve.map((run) => {
-        const [table, both] = [run.on.get(0) as Scores, run.on.get(MEMORY_WEIGHT) as Scores];
-        return [
-          `${run.fed}`,
-          `${pct(run.off.r5)} / ${pct(run.off.c5)}`,
-          `${pct(table.r5)} / ${pct(table.c5)}`,
-          `${pct(both.r5)} / ${pct(both.c5)}`,
-        ];
-      }),
+      rows: curve.map((run) => [
+        `${run.fed}`,
+        `${pct(run.off.r5)} / ${pct(run.off.c5)}`,
+        ...columns.map((w) => {
+          const s = run.on.get(weightKey(w)) as Scores;
+          return `${pct(s.r5)} / ${pct(s.c5)}`;
+        }),
+      ]),
       notes: ['One store fed in order; each point is searched by fresh layers over it.'],
     },
     {

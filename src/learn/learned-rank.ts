@@ -1,5 +1,6 @@
-// A search reordered by what the scope learned: the table's credit for the query's terms and the vote of the most
-// similar past requests, each at its weight, added per tool and applied to the keyword ranking's head.
+// A search reordered by what the scope learned: the table's credit for the query's terms, the vote of the most
+// similar past requests and that of the nearest tool set, each at its weight, added per tool and applied to the
+// keyword ranking's head.
 import type { Catalogue } from '../core/catalogue.ts';
 import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
@@ -8,6 +9,7 @@ import type { ResolvedLearn } from './options.ts';
 import type { QueryTerms } from './query-terms.ts';
 import type { RequestMemory } from './requests.ts';
 import { addLearnedScores, type LearnedValues, reorder } from './score.ts';
+import { SET_VOTE } from './set-vote.ts';
 import type { TableReader } from './table-reader.ts';
 
 type Warn = (message: string) => void;
@@ -52,8 +54,8 @@ export function createLearnedRank(
   };
 
   return async function rank(catalogue, visible, query, take, base, warn) {
-    const { weight, memoryWeight } = options;
-    const hears = memoryWeight > 0 && options.memoryBytes > 0;
+    const { weight, memoryWeight, setWeight } = options;
+    const hears = (memoryWeight > 0 || setWeight > 0) && options.memoryBytes > 0;
     if (weight === 0 && !hears) return base(take);
     const terms = termsOf(query);
     // Most searches find every value they read in memory, and then wait for nothing.
@@ -66,17 +68,25 @@ export function createLearnedRank(
       ]);
     const learned = takeValues(catalogue.tools.length);
     try {
-      // One learned value per tool: the table's credit and the similar requests' vote, each at its weight.
+      // One learned value per tool: the table's credit and the votes of the similar requests and of the nearest tool set,
+      // each at its weight.
       const { value, ids } = learned;
       if (learnedTable) addLearnedScores(learnedTable, catalogue, terms, options, weight, learned);
-      if (index && index.size > 0) {
-        for (const [name, vote] of index.vote(hashesOf(terms), VOTE)) {
+      const add = (votes: Map<string, number>, w: number) => {
+        for (const [name, vote] of votes) {
           const id = catalogue.byName.get(name);
           if (id === undefined) continue;
           const was = value[id] as number;
           if (was === 0) ids.push(id);
-          value[id] = was + memoryWeight * vote;
+          value[id] = was + w * vote;
         }
+      };
+      if (index && index.size > 0) {
+        if (memoryWeight > 0) add(index.vote(hashesOf(terms), VOTE), memoryWeight);
+        // As loud as the sets' own record says whole sets recur for requests of the same kind.
+        const { sets } = index;
+        const loud = setWeight > 0 ? setWeight * sets.reliability(SET_VOTE) ** SET_VOTE.calibrate : 0;
+        if (loud > 0) add(sets.vote(hashesOf(terms), SET_VOTE), loud);
       }
       // Visibility is asked only of the tools that can change the ranking: a hidden tool never counts.
       if (!ids.some(visible)) return base(take);

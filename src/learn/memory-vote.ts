@@ -2,6 +2,7 @@
 // ranker scores tools) and lets them vote for their tools and for the whole sets they used together, but only when they
 // are similar enough to agree on something, and only as loudly as the memory's own record says it is right.
 import { type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
+import type { Remembered } from './memory-pages.ts';
 import { createSimilar } from './memory-similar.ts';
 import { createTally, type Votes } from './memory-tally.ts';
 
@@ -27,7 +28,7 @@ const SAMPLES = 64;
 const PICKS = 32;
 
 /** A request's place in the calibration sample: a mix of its key, so the sample is spread over sessions. */
-const sampleRank = (entry: Entry): number => Math.imul(keyOf(entry) ^ 0x5bd1e995, 0x27d4eb2d) >>> 0;
+export const sampleRank = (entry: Remembered): number => Math.imul(keyOf(entry) ^ 0x5bd1e995, 0x27d4eb2d) >>> 0;
 
 /** An entry of the calibration sample, with what orders it. */
 type Sampled = { entry: Entry; rank: number; key: number };

@@ -5,6 +5,7 @@ import { fnv1a } from '../search/fnv.ts';
 import { createEntries, loadPage, retainPages } from './memory-entries.ts';
 import { type Remembered, TERM_MASK } from './memory-pages.ts';
 import { createVote, type VoteSettings, type Votes } from './memory-vote.ts';
+import { createSetIndex, type SetIndex } from './set-vote.ts';
 
 /**
  * A query term as the memory keeps it: hashed, so no stored value holds a word of a user's request; 30 bits, five
@@ -26,6 +27,8 @@ export interface MemoryIndex {
   retain(pages: ReadonlySet<number>): void;
   /** The tools the requests most similar to `terms` used, voted. Empty when none is similar enough. */
   vote(terms: readonly number[], settings: VoteSettings): Votes;
+  /** The same requests grouped by the whole set of tools each used, loaded and forgotten with them. */
+  readonly sets: SetIndex;
   /** Remembered requests, each counted once however often it grew. */
   readonly size: number;
 }
@@ -34,10 +37,18 @@ export interface MemoryIndex {
 export function createMemoryIndex(): MemoryIndex {
   const entries = createEntries();
   const vote = createVote(entries);
+  const sets = createSetIndex();
   return {
-    load: (n, loaded) => loadPage(entries, n, loaded),
-    retain: (keep) => retainPages(entries, keep),
+    load(n, loaded) {
+      loadPage(entries, n, loaded);
+      sets.load(n, loaded);
+    },
+    retain(keep) {
+      retainPages(entries, keep);
+      sets.retain(keep);
+    },
     vote,
+    sets,
     get size() {
       return entries.entries.length - entries.dead;
     },

@@ -19,6 +19,8 @@ export interface LearnOptions {
   readonly memoryBytes?: number;
   /** How much the most similar past requests' vote weighs against the keyword rank (the top keyword result weighs 1); the memory scales its vote by how often it was right, so it stays quiet where requests do not recur. Default 32, chosen under leave-one-set-out (docs/ranking.md). */
   readonly memoryWeight?: number;
+  /** How much the vote of the tool sets the request most resembles (every tool of each, together) weighs against the keyword rank; the sets are the memory's requests grouped by the tools each used, scaled by how often they were right, and 0 turns them off. Default 32, chosen under leave-one-set-out (docs/ranking.md). */
+  readonly setWeight?: number;
 }
 
 /** The learn option with its defaults applied. */
@@ -30,10 +32,14 @@ export interface ResolvedLearn {
   readonly maxBytes: number;
   readonly memoryBytes: number;
   readonly memoryWeight: number;
+  readonly setWeight: number;
 }
 
 /** The memory's default weight, chosen under leave-one-set-out (docs/ranking.md). */
 export const MEMORY_WEIGHT = 32;
+
+/** The tool sets' default weight, chosen under leave-one-set-out (docs/ranking.md). */
+export const SET_WEIGHT = 32;
 
 const settings = v.strictObject(
   {
@@ -56,6 +62,10 @@ const settings = v.strictObject(
     memoryWeight: v.optional(
       v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
       MEMORY_WEIGHT,
+    ),
+    setWeight: v.optional(
+      v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
+      SET_WEIGHT,
     ),
   },
   'is not a learn option',
