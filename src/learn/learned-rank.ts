@@ -85,8 +85,8 @@ export function createLearnedRank(
         if (memoryWeight > 0) add(index.vote(hashesOf(terms), VOTE), memoryWeight);
         // As loud as the sets' own record says whole sets recur for requests of the same kind.
         const { sets } = index;
-        const loud = setWeight > 0 ? setWeight * sets.reliability(SET_VOTE) ** SET_VOTE.calibrate : 0;
-        if (loud > 0) add(sets.vote(hashesOf(terms), SET_VOTE), loud);
+        const loud = sets && setWeight > 0 ? setWeight * sets.reliability(SET_VOTE) ** SET_VOTE.calibrate : 0;
+        if (sets && loud > 0) add(sets.vote(hashesOf(terms), SET_VOTE), loud);
       }
       // Visibility is asked only of the tools that can change the ranking: a hidden tool never counts.
       if (!ids.some(visible)) return base(take);

@@ -76,7 +76,7 @@ export function createLearner(
   const terms = createQueryTerms();
   const { termsOf } = terms;
   const table = createTableReader(scope, space, terms);
-  const requests = createRequestMemory(scope, options.memoryBytes, space);
+  const requests = createRequestMemory(scope, options.memoryBytes, space, options.setWeight > 0);
   const writer = createCreditWriter(scope, options, space, table, requests);
   // What each session's history taught when last read: a round that re-sends it has nothing new to compute.
   const credited = new Map<string, string>();

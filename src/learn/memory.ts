@@ -27,28 +27,28 @@ export interface MemoryIndex {
   retain(pages: ReadonlySet<number>): void;
   /** The tools the requests most similar to `terms` used, voted. Empty when none is similar enough. */
   vote(terms: readonly number[], settings: VoteSettings): Votes;
-  /** The same requests grouped by the whole set of tools each used, loaded and forgotten with them. */
-  readonly sets: SetIndex;
+  /** The same requests grouped by the whole set of tools each used, loaded and forgotten with them (when asked for). */
+  readonly sets: SetIndex | undefined;
   /** Remembered requests, each counted once however often it grew. */
   readonly size: number;
 }
 
-/** Creates an empty memory index. */
-export function createMemoryIndex(): MemoryIndex {
+/** Creates an empty memory index; with `sets`, its requests are grouped by tool set as they load. */
+export function createMemoryIndex(sets = true): MemoryIndex {
   const entries = createEntries();
   const vote = createVote(entries);
-  const sets = createSetIndex();
+  const bySet = sets ? createSetIndex() : undefined;
   return {
     load(n, loaded) {
       loadPage(entries, n, loaded);
-      sets.load(n, loaded);
+      bySet?.load(n, loaded);
     },
     retain(keep) {
       retainPages(entries, keep);
-      sets.retain(keep);
+      bySet?.retain(keep);
     },
     vote,
-    sets,
+    sets: bySet,
     get size() {
       return entries.entries.length - entries.dead;
     },

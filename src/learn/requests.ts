@@ -50,12 +50,17 @@ async function forgetRequests(shared: GuardedShared, which: string): Promise<voi
   );
 }
 
-/** Creates the memory of past requests of one scope. */
-export function createRequestMemory(scope: string, memoryBytes: number, access: SpaceAccess): RequestMemory {
+/** Creates the memory of past requests of one scope; `sets` groups them by tool set too (`setWeight` above 0). */
+export function createRequestMemory(
+  scope: string,
+  memoryBytes: number,
+  access: SpaceAccess,
+  sets: boolean,
+): RequestMemory {
   const { shared, read, keep, fresh } = access;
   const { pageBytes, lanes, pagesPerLane } = pageLayout(memoryBytes);
   // The index, and per page (lane * LANE_SPAN + page) the value it was built from.
-  let memory = createMemoryIndex();
+  let memory = createMemoryIndex(sets);
   const loaded = new Map<number, { value: unknown; closed: boolean }>();
   const headNames = Array.from({ length: lanes }, (_, lane) => memoryHeadKey(scope, lane));
   // What the last index() was built from: each lane's head as read, and the key and value of the page it fills.
@@ -159,7 +164,7 @@ export function createRequestMemory(scope: string, memoryBytes: number, access: 
 
     clear() {
       built = undefined;
-      memory = createMemoryIndex();
+      memory = createMemoryIndex(sets);
       loaded.clear();
     },
   };

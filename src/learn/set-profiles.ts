@@ -24,7 +24,7 @@ export interface SetProfiles {
   /** By id; a set no session uses any more is undefined. */
   readonly sets: (SetProfile | undefined)[];
   /** Per term, the ids of the sets holding it, and in how many of each one's sessions. */
-  readonly postings: Map<number, { ids: number[]; held: number[] }>;
+  readonly postings: Map<number, Map<number, number>>;
   /** Per set id, its sessions. */
   readonly sizes: number[];
   /** Sets in use. */
@@ -76,19 +76,13 @@ function count(s: SetTally, set: SetProfile, session: number, terms: readonly nu
     const n = (set.held.get(term) ?? 0) + by;
     if (n > 0) set.held.set(term, n);
     else set.held.delete(term);
-    const list = s.postings.get(term) ?? { ids: [], held: [] };
-    if (n === 1 && by === 1) {
-      if (list.ids.length === 0) s.postings.set(term, list);
-      list.ids.push(set.id);
-      list.held.push(1);
-      continue;
-    }
-    const at = list.ids.indexOf(set.id);
-    if (n > 0) list.held[at] = n;
+    // A map per term, not arrays: a set leaves a common term's list without a search through it.
+    const list = s.postings.get(term) ?? new Map<number, number>();
+    if (list.size === 0) s.postings.set(term, list);
+    if (n > 0) list.set(set.id, n);
     else {
-      list.ids.splice(at, 1);
-      list.held.splice(at, 1);
-      if (list.ids.length === 0) s.postings.delete(term);
+      list.delete(set.id);
+      if (list.size === 0) s.postings.delete(term);
     }
   }
   if (own.size === 0 && by === -1) {

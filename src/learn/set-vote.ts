@@ -50,7 +50,7 @@ export interface SetIndex {
 let scratch = new Float64Array(0);
 
 /** A term's IDF over the sets in use (a word every set's requests use tells no set apart). */
-const idfOf = (p: SetProfiles, term: number): number => Math.log(1 + p.live / (p.postings.get(term)?.ids.length ?? 1));
+const idfOf = (p: SetProfiles, term: number): number => Math.log(1 + p.live / (p.postings.get(term)?.size ?? 1));
 
 /** A set's length over IDF-weighted term frequencies, computed again only once the profiles changed. */
 function normOf(p: SetProfiles, set: SetProfile): number {
@@ -86,15 +86,13 @@ export function nearestSets(
   for (const { term, idf } of query) {
     norm += idf * idf;
     const open = found.length < CANDIDATES;
-    const { ids, held } = p.postings.get(term) as { ids: number[]; held: number[] };
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as number;
+    for (const [id, held] of p.postings.get(term) as Map<number, number>) {
       const was = scratch[id] as number;
       if (was === 0) {
         if (!open) continue;
         found.push(id);
       }
-      scratch[id] = was + (idf * idf * (held[i] as number)) / (p.sizes[id] as number);
+      scratch[id] = was + (idf * idf * held) / (p.sizes[id] as number);
     }
   }
   const best: { set: SetProfile; cos: number }[] = [];
