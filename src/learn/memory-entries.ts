@@ -36,7 +36,7 @@ export interface MemoryEntries {
   /** Per term number, the live entries that hold it. */
   df: number[];
   /**
-   * Per term number, the same ids as a bitset, for the common terms a vote asked for one (see memory-vote.ts): a
+   * Per term number, the same ids as a bitset, for the common terms a vote asked for one (see memory-similar.ts): a
    * vote tests its candidates against it instead of reading the term's long list.
    */
   bits: (Uint32Array | undefined)[];

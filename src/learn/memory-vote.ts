@@ -1,9 +1,9 @@
 // The memory's vote: a new search finds the most similar remembered requests (BM25 over their hashed terms, as the
 // ranker scores tools) and lets them vote for their tools and for the whole sets they used together, but only when they
 // are similar enough to agree on something, and only as loudly as the memory's own record says it is right.
-import { PARAMS } from '../search/build.ts';
-import { type Entry, keyOf, type MemoryEntries, setBit } from './memory-entries.ts';
+import { type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
 import type { Remembered } from './memory-pages.ts';
+import { createSimilar } from './memory-similar.ts';
 import { createTally, type Votes } from './memory-tally.ts';
 
 export type { Votes } from './memory-tally.ts';
@@ -22,13 +22,8 @@ export interface VoteSettings {
   readonly calibrate: number;
 }
 
-/** BM25's saturation and length normalisation over a remembered request's terms: the ranker's own k1, a description's b. */
-const K1 = PARAMS.k1;
-const B = 0.75;
 /** Remembered requests the memory votes on, each by the other sessions, to learn how reliable its vote is. */
 const SAMPLES = 64;
-/** Past requests a search scores at most: its rarer terms find them, every other term adds to those found. */
-const CANDIDATES = 256;
 /** Candidates kept in order by the first pass: a vote reads about as many as it has neighbours, a few sessions more. */
 const PICKS = 32;
 
@@ -57,135 +52,15 @@ function calibrationSample(entries: readonly (Entry | undefined)[]): Sampled[] {
 
 /** Creates the vote over a memory index's entries (with its own scratch arrays, kept between votes). */
 export function createVote(s: MemoryEntries): (terms: readonly number[], settings: VoteSettings) => Votes {
-  // Scratch arrays kept between votes and grown with the memory: by entry id, by candidate, by term number, by query
-  // term. A vote hashes nothing and allocates little.
-  let score = new Float64Array(0);
-  let chosen = new Uint8Array(0);
-  let found = new Int32Array(0);
-  let sims = new Float64Array(0);
-  let mark = new Int32Array(0);
-  let stamp = 0;
-  let order = new Float64Array(0);
-  let termAt = new Int32Array(0);
+  // Scratch kept between votes: a vote hashes nothing and allocates little.
+  const similar = createSimilar(s);
+  // The last query's candidates, as the similarity gave them.
+  let found: Int32Array = new Int32Array(0);
+  let sims: Float64Array = new Float64Array(0);
   const best = new Int32Array(PICKS);
   const voters = { ids: [] as number[], sims: [] as number[], count: 0 };
   const sessionOf: number[] = [];
   const tally = createTally(s);
-
-  /** The query's distinct terms the memory knows, rarest first (ties: first in the query), as term numbers and df. */
-  function queryOrder(terms: readonly number[]): number {
-    const { postings, df } = s;
-    if (mark.length < postings.length) mark = new Int32Array(postings.length * 2);
-    if (order.length < terms.length) [order, termAt] = [new Float64Array(terms.length), new Int32Array(terms.length)];
-    if (++stamp === 0x7fffffff) {
-      mark.fill(0);
-      stamp = 1;
-    }
-    let q = 0;
-    for (const term of terms) {
-      const t = s.terms.get(term);
-      if (t === undefined || mark[t] === stamp) continue;
-      mark[t] = stamp;
-      const n = df[t] as number;
-      if (n === 0) continue;
-      // df and place in one exact number, so a plain numeric sort orders them (below 2^53 for any memory).
-      order[q] = n * terms.length + q;
-      termAt[q++] = t;
-    }
-    // A query has a few dozen terms: insertion sorts them faster than a call to sort.
-    if (q > 64) order.subarray(0, q).sort();
-    else
-      for (let j = 1; j < q; j++) {
-        const key = order[j] as number;
-        let i = j;
-        for (; i > 0 && (order[i - 1] as number) > key; i--) order[i] = order[i - 1] as number;
-        order[i] = key;
-      }
-    return q;
-  }
-
-  /** A term's ids as a bitset, made from its list the first time a vote asks (the entries keep it up to date). */
-  function bitsOf(t: number, list: readonly number[]): Uint32Array {
-    let bits = s.bits[t];
-    if (!bits) {
-      bits = new Uint32Array((s.entries.length >>> 5) * 2 + 2);
-      for (const id of list) bits = setBit(bits, id);
-      s.bits[t] = bits;
-    }
-    return bits;
-  }
-
-  /**
-   * The past requests that hold any of the query's terms, scored by BM25 over every term the memory knows (IDF from
-   * the remembered requests, saturation and length as the ranker's), each over the query's own score (at most 1), and
-   * the largest: `found` and `sims` hold them by candidate. Requests of the session `skip` score -1.
-   */
-  function similar(terms: readonly number[], skip: number | undefined): { count: number; nearest: number } {
-    const { entries, postings, alive, lengths } = s;
-    const live = entries.length - s.dead;
-    if (live === 0) return { count: 0, nearest: 0 };
-    if (score.length < entries.length) {
-      const size = entries.length * 2;
-      [score, found, sims, chosen] = [
-        new Float64Array(size),
-        new Int32Array(size),
-        new Float64Array(size),
-        new Uint8Array(size),
-      ];
-    }
-    const q = queryOrder(terms);
-    const m = terms.length;
-    // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
-    let count = 0;
-    let most = 0;
-    for (let j = 0; j < q; j++) {
-      const key = order[j] as number;
-      const at = key % m;
-      const n = (key - at) / m;
-      const w = Math.log(1 + (live - n + 0.5) / (n + 0.5));
-      most += w;
-      const list = postings[termAt[at] as number] as number[];
-      if (count < CANDIDATES)
-        for (let i = 0; i < list.length; i++) {
-          const id = list[i] as number;
-          if (alive[id] === 0) continue;
-          const d = score[id] as number;
-          if (d === 0) {
-            found[count++] = id;
-            chosen[id] = 1;
-          }
-          score[id] = d + w;
-        }
-      // A common term's long list mostly holds requests that are not candidates: a byte per request tells them
-      // apart, and a list much longer than the candidates gives way to testing each candidate against its bitset.
-      else if (list.length <= 2 * count || s.repeats > 0)
-        for (let i = 0; i < list.length; i++) {
-          const id = list[i] as number;
-          if (chosen[id] === 1) score[id] = (score[id] as number) + w;
-        }
-      else {
-        const bits = bitsOf(termAt[at] as number, list);
-        for (let k = 0; k < count; k++) {
-          const id = found[k] as number;
-          if (((bits[id >>> 5] as number) & (1 << (id & 31))) !== 0) score[id] = (score[id] as number) + w;
-        }
-      }
-    }
-    // Each term a request holds appears once: its BM25 weight is the term's IDF times one factor of its length.
-    const avg = s.totalLength / live;
-    let nearest = Number.NEGATIVE_INFINITY;
-    for (let k = 0; k < count; k++) {
-      const id = found[k] as number;
-      const length = (K1 + 1) / (1 + K1 * (1 - B + (B * (lengths[id] as number)) / avg));
-      let sim = Math.min(1, ((score[id] as number) * length) / most);
-      score[id] = 0;
-      chosen[id] = 0;
-      if (skip !== undefined && s.sessions[id] === skip) sim = -1;
-      sims[k] = sim;
-      if (sim > nearest) nearest = sim;
-    }
-    return { count, nearest };
-  }
 
   /** Whether candidate a is more similar than b (< 0), ties broken by the smaller key: a total order. */
   const better = (a: number, b: number): number =>
@@ -243,7 +118,9 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
   }
 
   function voteOf(terms: readonly number[], settings: VoteSettings, skip?: number): Votes {
-    const { count, nearest } = similar(terms, skip);
+    const near = similar(terms, skip);
+    const { count, nearest } = near;
+    ({ found, sims } = near);
     if (count === 0 || nearest < settings.gate) return new Map();
     chooseVoters(count, settings.neighbours);
     // A tool gets a vote only from enough sessions.
