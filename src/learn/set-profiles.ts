@@ -14,9 +14,6 @@ export interface SetProfile {
   readonly sessions: Map<number, Map<number, number>>;
   /** Per term, the sessions holding it. */
   readonly held: Map<number, number>;
-  /** The profile's length as of `normAt` (the IDF changes whenever a page loads). */
-  norm: number;
-  normAt: number;
 }
 
 /** The live requests' tool sets, updated page by page as the memory's index loads them. */
@@ -31,6 +28,14 @@ export interface SetProfiles {
   live: number;
   /** Counts changes: a profile's length is as of the change it was computed at. */
   changes: number;
+  /** Per set id, its profile's length, and the change it is as of (the IDF changes whenever a page loads; -1: not known). */
+  norms: Float64Array;
+  normsAt: Float64Array;
+  /** Counts every edit of a term's sets (a session taken out to judge the sets too). */
+  edits: number;
+  /** Per term, the edit its sets last changed at; and the edit the number of sets in use last changed at. */
+  readonly termEdits: Map<number, number>;
+  liveAt: number;
 }
 
 interface Live {
@@ -54,6 +59,11 @@ export const createSetTally = (): SetTally => ({
   postings: new Map(),
   live: 0,
   changes: 0,
+  edits: 0,
+  termEdits: new Map(),
+  liveAt: 0,
+  norms: new Float64Array(64),
+  normsAt: new Float64Array(64).fill(-1),
   sizes: [],
   byKey: new Map(),
   latest: new Map(),
@@ -65,7 +75,10 @@ function count(s: SetTally, set: SetProfile, session: number, terms: readonly nu
   const own = set.sessions.get(session) ?? new Map<number, number>();
   if (own.size === 0 && by === 1) {
     set.sessions.set(session, own);
-    if (set.sessions.size === 1) s.live++;
+    if (set.sessions.size === 1) {
+      s.live++;
+      s.liveAt = ++s.edits;
+    }
   }
   for (const term of terms) {
     const c = (own.get(term) ?? 0) + by;
@@ -77,6 +90,7 @@ function count(s: SetTally, set: SetProfile, session: number, terms: readonly nu
     if (n > 0) set.held.set(term, n);
     else set.held.delete(term);
     // A map per term, not arrays: a set leaves a common term's list without a search through it.
+    s.termEdits.set(term, ++s.edits);
     const list = s.postings.get(term) ?? new Map<number, number>();
     if (list.size === 0) s.postings.set(term, list);
     if (n > 0) list.set(set.id, n);
@@ -87,7 +101,10 @@ function count(s: SetTally, set: SetProfile, session: number, terms: readonly nu
   }
   if (own.size === 0 && by === -1) {
     set.sessions.delete(session);
-    if (set.sessions.size === 0) s.live--;
+    if (set.sessions.size === 0) {
+      s.live--;
+      s.liveAt = ++s.edits;
+    }
   }
   s.sizes[set.id] = set.sessions.size;
 }
@@ -101,12 +118,12 @@ export function withoutSession<T>(s: SetTally, set: SetProfile, session: number,
   if (!own) return judge();
   const terms = [...own].flatMap(([term, n]) => Array<number>(n).fill(term));
   count(s, set, session, terms, -1);
-  set.normAt = -1;
+  s.normsAt[set.id] = -1;
   try {
     return judge();
   } finally {
     count(s, set, session, terms, 1);
-    set.normAt = -1;
+    s.normsAt[set.id] = -1;
   }
 }
 
@@ -116,7 +133,16 @@ function setOf(s: SetTally, tools: readonly string[]): SetProfile | undefined {
   const key = sorted.join('\n');
   let set = s.byKey.get(key);
   if (!set) {
-    set = { id: s.sets.length, key, tools: sorted, sessions: new Map(), held: new Map(), norm: 0, normAt: -1 };
+    set = { id: s.sets.length, key, tools: sorted, sessions: new Map(), held: new Map() };
+    if (set.id >= s.norms.length) {
+      const norms = new Float64Array(s.norms.length * 2);
+      const normsAt = new Float64Array(s.norms.length * 2).fill(-1);
+      norms.set(s.norms);
+      normsAt.set(s.normsAt);
+      s.norms = norms;
+      s.normsAt = normsAt;
+    }
+    s.normsAt[set.id] = -1;
     s.sets.push(set);
     s.byKey.set(key, set);
   }

@@ -1,6 +1,7 @@
 // The tool sets' vote: a search scores the query against every remembered tool set's profile (cosine over IDF-weighted
-// hashed terms: a centroid classifier over the sets) and, when the best set is similar enough and enough sessions used
-// it, votes for all its tools together, so a request that needs two or three tools gets them all at once.
+// hashed terms: a centroid classifier over the sets) and votes for every tool of its three nearest sets backed by
+// enough sessions, the nearest first, so a request that needs two or three tools gets them all at once; as loudly as
+// the sets' own record (their requests judged without their own sessions) says they are right.
 import type { Remembered } from './memory-pages.ts';
 import { sampleRank } from './memory-vote.ts';
 import {
@@ -52,47 +53,94 @@ let scratch = new Float64Array(0);
 /** A term's IDF over the sets in use (a word every set's requests use tells no set apart). */
 const idfOf = (p: SetProfiles, term: number): number => Math.log(1 + p.live / (p.postings.get(term)?.size ?? 1));
 
+/** A term's sets as a search reads them: in arrays, each with its IDF² · sessions holding the term, as of one edit. */
+interface Compiled {
+  readonly at: number;
+  readonly idf: number;
+  readonly ids: Int32Array;
+  readonly held: Float64Array;
+}
+
+/** Per profiles, their terms compiled for searching (the maps are for loading; a search reads arrays). */
+const compiledOf = new WeakMap<SetProfiles, Map<number, Compiled>>();
+
+/** A term's sets compiled as of the last edit that changed them or its IDF: its IDF, each set's IDF² · sessions holding it. */
+function compiled(p: SetProfiles, term: number): Compiled | undefined {
+  const list = p.postings.get(term);
+  if (!list) return undefined;
+  const byTerm = compiledOf.get(p) ?? new Map<number, Compiled>();
+  compiledOf.set(p, byTerm);
+  const had = byTerm.get(term);
+  if (had && had.at >= p.liveAt && had.at >= (p.termEdits.get(term) ?? 0)) return had;
+  const idf = Math.log(1 + p.live / list.size);
+  const ids = new Int32Array(list.size);
+  const weights = new Float64Array(list.size);
+  let i = 0;
+  for (const [id, held] of list) {
+    ids[i] = id;
+    weights[i++] = idf * idf * held;
+  }
+  const made = { at: p.edits, idf, ids, held: weights };
+  byTerm.set(term, made);
+  return made;
+}
+
 /** A set's length over IDF-weighted term frequencies, computed again only once the profiles changed. */
-function normOf(p: SetProfiles, set: SetProfile): number {
-  if (set.normAt === p.changes) return set.norm;
-  const n = set.sessions.size;
+function normOf(p: SetProfiles, id: number): number {
+  if (p.normsAt[id] === p.changes) return p.norms[id] as number;
+  const set = p.sets[id] as SetProfile;
   let sum = 0;
   for (const [term, held] of set.held) sum += (idfOf(p, term) * held) ** 2;
-  set.norm = Math.sqrt(sum) / n;
-  set.normAt = p.changes;
-  return set.norm;
+  const norm = Math.sqrt(sum) / set.sessions.size;
+  p.norms[id] = norm;
+  p.normsAt[id] = p.changes;
+  return norm;
 }
 
 /**
  * The `many` sets most similar to `terms`, nearest first, by cosine over IDF-weighted hashed terms (a term's weight in
- * a set: its IDF times the share of the set's sessions that used it), with their cosines. The query's rarest terms find at most CANDIDATES
- * sets; a commoner term only adds to those already found. Cosines equal to 9 places tie, and the set whose tools sort
- * first wins, so the choice is the same whichever order the pages loaded in.
+ * a set: its IDF times the share of the set's sessions that used it), with their cosines. The query's rarest terms
+ * find at most CANDIDATES sets; a commoner term only adds to those already found. Cosines equal to 9 places tie, and
+ * the set whose tools sort first wins, so the choice is the same whichever order the pages loaded in.
  */
 export function nearestSets(
   p: SetProfiles,
   terms: readonly number[],
   many: number,
 ): { set: SetProfile; cos: number }[] {
-  const query: { term: number; idf: number }[] = [];
-  for (const term of terms)
-    if (p.postings.has(term) && !query.some((q) => q.term === term)) query.push({ term, idf: idfOf(p, term) });
-  query.sort((a, b) => b.idf - a.idf || a.term - b.term);
-  query.length = Math.min(query.length, QUERY_TERMS);
+  const query: Compiled[] = [];
+  const kept: number[] = [];
+  for (const term of terms) {
+    if (kept.includes(term)) continue;
+    const c = compiled(p, term);
+    if (c) {
+      query.push(c);
+      kept.push(term);
+    }
+  }
+  const order = query
+    .map((_, k) => k)
+    .sort(
+      (a, b) => (query[b] as Compiled).idf - (query[a] as Compiled).idf || (kept[a] as number) - (kept[b] as number),
+    );
+  order.length = Math.min(order.length, QUERY_TERMS);
   // Per set id, the dot product so far (a scratch array, zeroed after use), and the sets found.
   if (scratch.length < p.sets.length) scratch = new Float64Array(p.sets.length * 2);
   const found: number[] = [];
   let norm = 0;
-  for (const { term, idf } of query) {
+  for (const k of order) {
+    const { idf, ids, held } = query[k] as Compiled;
     norm += idf * idf;
     const open = found.length < CANDIDATES;
-    for (const [id, held] of p.postings.get(term) as Map<number, number>) {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
       const was = scratch[id] as number;
       if (was === 0) {
         if (!open) continue;
         found.push(id);
       }
-      scratch[id] = was + (idf * idf * held) / (p.sizes[id] as number);
+      // Over the set's sessions now: taking a session out to judge the sets changes it, not the term's list.
+      scratch[id] = was + (held[i] as number) / (p.sizes[id] as number);
     }
   }
   const best: { set: SetProfile; cos: number }[] = [];
@@ -100,8 +148,9 @@ export function nearestSets(
   for (const id of found) {
     const dot = scratch[id] as number;
     scratch[id] = 0;
+    const cos = Math.round((dot / root / normOf(p, id)) * 1e9) / 1e9;
+    if (best.length === many && cos < (best[many - 1] as { cos: number }).cos) continue;
     const set = p.sets[id] as SetProfile;
-    const cos = Math.round((dot / root / normOf(p, set)) * 1e9) / 1e9;
     // Kept in order as found: the few best only (cosines equal to 9 places: the set whose tools sort first).
     let at = best.length;
     while (at > 0) {
