@@ -1,5 +1,5 @@
 // A search reordered by what the scope learned: the table's credit for the query's terms, the vote of the most
-// similar past requests and that of the nearest tool set, each at its weight, added per tool and applied to the
+// similar past requests and that of the nearest tool sets, each at its weight, added per tool and applied to the
 // keyword ranking's head.
 import type { Catalogue } from '../core/catalogue.ts';
 import { PARAMS } from '../search/build.ts';
@@ -68,7 +68,7 @@ export function createLearnedRank(
       ]);
     const learned = takeValues(catalogue.tools.length);
     try {
-      // One learned value per tool: the table's credit and the votes of the similar requests and of the nearest tool set,
+      // One learned value per tool: the table's credit and the votes of the similar requests and of the nearest tool sets,
       // each at its weight.
       const { value, ids } = learned;
       if (learnedTable) addLearnedScores(learnedTable, catalogue, terms, options, weight, learned);
@@ -82,11 +82,12 @@ export function createLearnedRank(
         }
       };
       if (index && index.size > 0) {
-        if (memoryWeight > 0) add(index.vote(hashesOf(terms), VOTE), memoryWeight);
+        const hashed = hashesOf(terms);
+        if (memoryWeight > 0) add(index.vote(hashed, VOTE), memoryWeight);
         // As loud as the sets' own record says whole sets recur for requests of the same kind.
         const { sets } = index;
         const loud = sets && setWeight > 0 ? setWeight * sets.reliability(SET_VOTE) ** SET_VOTE.calibrate : 0;
-        if (sets && loud > 0) add(sets.vote(hashesOf(terms), SET_VOTE), loud);
+        if (sets && loud > 0) add(sets.vote(hashed, SET_VOTE), loud);
       }
       // Visibility is asked only of the tools that can change the ranking: a hidden tool never counts.
       if (!ids.some(visible)) return base(take);

@@ -33,8 +33,11 @@ export interface SetProfiles {
   normsAt: Float64Array;
   /** Counts every edit of a term's sets (a session taken out to judge the sets too). */
   edits: number;
-  /** Per term, the edit its sets last changed at; and the edit the number of sets in use last changed at. */
-  readonly termEdits: Map<number, number>;
+  /**
+   * Per term's list of sets, the edit it last changed at (kept by the list itself, so a term no set holds any more
+   * leaves nothing behind); and the edit the number of sets in use last changed at.
+   */
+  readonly listEdits: WeakMap<Map<number, number>, number>;
   liveAt: number;
 }
 
@@ -60,7 +63,7 @@ export const createSetTally = (): SetTally => ({
   live: 0,
   changes: 0,
   edits: 0,
-  termEdits: new Map(),
+  listEdits: new WeakMap(),
   liveAt: 0,
   norms: new Float64Array(64),
   normsAt: new Float64Array(64).fill(-1),
@@ -90,9 +93,9 @@ function count(s: SetTally, set: SetProfile, session: number, terms: readonly nu
     if (n > 0) set.held.set(term, n);
     else set.held.delete(term);
     // A map per term, not arrays: a set leaves a common term's list without a search through it.
-    s.termEdits.set(term, ++s.edits);
     const list = s.postings.get(term) ?? new Map<number, number>();
     if (list.size === 0) s.postings.set(term, list);
+    s.listEdits.set(list, ++s.edits);
     if (n > 0) list.set(set.id, n);
     else {
       list.delete(set.id);

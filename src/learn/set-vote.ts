@@ -61,17 +61,15 @@ interface Compiled {
   readonly held: Float64Array;
 }
 
-/** Per profiles, their terms compiled for searching (the maps are for loading; a search reads arrays). */
-const compiledOf = new WeakMap<SetProfiles, Map<number, Compiled>>();
+/** Per term's list of sets, that list compiled for searching (the maps are for loading; a search reads arrays). */
+const compiledOf = new WeakMap<Map<number, number>, Compiled>();
 
 /** A term's sets compiled as of the last edit that changed them or its IDF: its IDF, each set's IDF² · sessions holding it. */
 function compiled(p: SetProfiles, term: number): Compiled | undefined {
   const list = p.postings.get(term);
   if (!list) return undefined;
-  const byTerm = compiledOf.get(p) ?? new Map<number, Compiled>();
-  compiledOf.set(p, byTerm);
-  const had = byTerm.get(term);
-  if (had && had.at >= p.liveAt && had.at >= (p.termEdits.get(term) ?? 0)) return had;
+  const had = compiledOf.get(list);
+  if (had && had.at >= p.liveAt && had.at >= (p.listEdits.get(list) ?? 0)) return had;
   const idf = Math.log(1 + p.live / list.size);
   const ids = new Int32Array(list.size);
   const weights = new Float64Array(list.size);
@@ -81,7 +79,7 @@ function compiled(p: SetProfiles, term: number): Compiled | undefined {
     weights[i++] = idf * idf * held;
   }
   const made = { at: p.edits, idf, ids, held: weights };
-  byTerm.set(term, made);
+  compiledOf.set(list, made);
   return made;
 }
 
