@@ -1,0 +1,108 @@
+// Search with learning against learning off, in one process: the in-process comparison docs/ranking.md quotes. Each
+// tree's two layers (learning off; learning on, fed half of seal-tools's requests as sessions: 4,076 tools, 676
+// sessions) answer the fed requests (their terms carry credit), the layers taken in rotation, so the machine's other
+// work falls on all alike. Given two trees (the old code and the new), it also prints the new against the old and
+// how many first rounds' rankings differ. With `--commit`, each round first commits a new session per fresh request
+// to the learning layers, as `learnSpeed` does (the memory grows, and the terms the commits touched are read afresh).
+//
+//   npx tsx bench/learn-ab.ts [--rounds 7] [--commit] [--dist] [treeA] [treeB]
+//
+// A tree is a checkout's root (default: this one); `--dist` imports its built `dist/index.js` instead of `src/`.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Message, Tool } from '../src/base/types.ts';
+import type * as Library from '../src/index.ts';
+import { loadSet } from './data.ts';
+import { median } from './stats.ts';
+
+const args = process.argv.slice(2);
+const flag = (name: string): boolean => args.includes(name);
+const roundsAt = args.indexOf('--rounds');
+const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 7;
+const trees = args.filter((a, i) => !a.startsWith('--') && !(roundsAt >= 0 && i === roundsAt + 1));
+if (trees.length === 0) trees.push(resolve(import.meta.dirname, '..'));
+if (!(rounds >= 1) || trees.length > 2) {
+  console.error('usage: npx tsx bench/learn-ab.ts [--rounds N] [--commit] [--dist] [treeA] [treeB]');
+  process.exit(2);
+}
+
+/** A fed session's history, as bench/learn.ts feeds: the request, a search with its result, two tools called. */
+function history(query: string, found: readonly string[]): Message[] {
+  return [
+    { role: 'user', content: query },
+    { role: 'assistant', toolCalls: [{ id: 's', name: 'search_tools', arguments: JSON.stringify({ query }) }] },
+    { role: 'tool', toolCallId: 's', content: JSON.stringify({ tools: found.map((name) => ({ name })) }) },
+    { role: 'assistant', toolCalls: found.slice(0, 2).map((name, i) => ({ id: `c${i}`, name, arguments: '{}' })) },
+    ...found.slice(0, 2).map((_, i): Message => ({ role: 'tool', toolCallId: `c${i}`, content: 'ok' })),
+  ];
+}
+
+type Layer = ReturnType<typeof Library.createToolSearch>;
+const seal = loadSet('seal-tools');
+const tools = seal.tools as unknown as Tool[];
+const half = Math.floor(seal.queries.length / 2);
+const fed = seal.queries.slice(0, half);
+const fresh = seal.queries.slice(half);
+const quiet = { warn() {} };
+
+const layers = new Map<string, Layer>();
+for (const [t, tree] of trees.entries()) {
+  const entry = flag('--dist') ? `${tree}/dist/index.js` : `${tree}/src/index.ts`;
+  const lib = (await import(pathToFileURL(resolve(entry)).href)) as typeof Library;
+  const name = trees.length === 1 ? '' : 'AB'[t];
+  layers.set(`off${name}`, lib.createToolSearch({ logger: quiet }));
+  const on = lib.createToolSearch({
+    logger: quiet,
+    learn: true,
+    store: lib.createMemoryStore({ maxSessions: 100_000 }),
+  });
+  for (const [i, q] of fed.entries())
+    await on.prepare({ sessionId: `feed-${i}`, tools, messages: history(q.query, q.relevant) });
+  await on.flush();
+  layers.set(`on${name}`, on);
+}
+
+const kinds = [...layers.keys()];
+const learning = kinds.filter((k) => k.startsWith('on'));
+const per = new Map(kinds.map((k) => [k, [] as number[]]));
+let differing = 0;
+for (let r = 0; r < rounds; r++) {
+  if (flag('--commit'))
+    for (const k of learning) {
+      const layer = layers.get(k) as Layer;
+      for (const [i, q] of fresh.entries())
+        await layer.prepare({ sessionId: `round-${r}-${i}`, tools, messages: history(q.query, q.relevant) });
+      await layer.flush();
+    }
+  const times = new Map(kinds.map((k) => [k, [] as number[]]));
+  for (const [i, q] of fed.entries()) {
+    const answers = new Map<string, string>();
+    for (let j = 0; j < kinds.length; j++) {
+      const k = kinds[(i + j + r) % kinds.length] as string;
+      const t0 = performance.now();
+      const answer = await (layers.get(k) as Layer).search({ sessionId: `ask-${r}-${i}`, tools }, { query: q.query });
+      times.get(k)?.push(performance.now() - t0);
+      answers.set(k, JSON.stringify(answer));
+    }
+    if (r === 0 && learning.length === 2 && answers.get('onA') !== answers.get('onB')) differing++;
+  }
+  for (const k of kinds) per.get(k)?.push(median(times.get(k) as number[]));
+}
+
+const of = (k: string): number[] => per.get(k) as number[];
+/** The median over rounds of one kind's round median over another's. */
+const ratio = (a: string, b: string): number => median(of(a).map((x, i) => x / (of(b)[i] as number)));
+const rows = (trees.length === 1 ? [''] : ['A', 'B']).map((name) => ({
+  tree: trees[name === 'B' ? 1 : 0],
+  offMs: median(of(`off${name}`)).toFixed(3),
+  onMs: median(of(`on${name}`)).toFixed(3),
+  onOverOff: ratio(`on${name}`, `off${name}`).toFixed(3),
+  rounds: of(`on${name}`)
+    .map((x, i) => (x / (of(`off${name}`)[i] as number)).toFixed(2))
+    .join(' '),
+}));
+console.table(rows);
+if (trees.length === 2)
+  console.log(
+    `B's search with learning over A's: ${ratio('onB', 'onA').toFixed(3)}; first round's rankings differing: ${differing} of ${fed.length}`,
+  );
