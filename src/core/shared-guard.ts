@@ -20,6 +20,8 @@ export interface SharedGuardOptions {
 export interface GuardedShared {
   /** True when the values outlive this layer (the store has a shared space), false when they live in its memory. */
   readonly persistent: boolean;
+  /** The store's storage identity (SharedSpace.identity), when it gives one: what layers may share built values by. */
+  readonly identity: object | undefined;
   get(key: string, warn: Warn): Promise<unknown>;
   /** Applies a pure change; during an outage it is applied in memory and replayed onto the store's value later. */
   update(key: string, apply: RecordUpdate, warn: Warn): Promise<unknown>;
@@ -127,6 +129,7 @@ export function guardShared(store: DiscoveredStore, options: SharedGuardOptions)
 
   return {
     persistent: store.shared !== undefined,
+    identity: store.shared?.identity,
     get: (key, warn) => run(key, undefined, warn),
     update: (key, apply, warn) => run(key, apply, warn),
     async delete(key) {

@@ -2,6 +2,7 @@
 // last page, and pages `learn:<scope>:m:<n>` that fill in order. A page holds remembered requests (hashed terms, five
 // characters each in one string, the session hashed, the tools by index into the page's own list of names); when the
 // pages outgrow the byte bound, the oldest page goes. Plain JSON, every value within what the shared space takes.
+import { fnv1a } from '../search/fnv.ts';
 import { scopeKey } from './scope-key.ts';
 
 /** The format version of the memory's head and pages. */
@@ -49,21 +50,48 @@ export interface Remembered {
   readonly tools: readonly string[];
 }
 
-/** The pages in use: the oldest kept and the one being filled. */
+/**
+ * The pages in use: the oldest kept and the one being filled, and the tag of the lane's run (set when the head is
+ * first written, gone when the head is deleted): a layer trusts a closed page it read only while the tag is the same.
+ */
 export interface MemoryHead {
   readonly v: typeof MEMORY_VERSION;
   readonly first: number;
   readonly last: number;
+  readonly f?: string;
 }
 
 type StoredEntry = readonly [session: number, turn: number, terms: string, tools: readonly number[]];
 
-/** One page: about the bytes it takes, the tool names its entries point to, and its entries. */
+/**
+ * One page: about the bytes it takes, the tool names its entries point to, its entries, and what tells its content
+ * apart across layers: a random tag of its filling and a hash chained over its entries in order (pages written before
+ * them have neither and are never shared between layers).
+ */
 interface Page {
   readonly v: typeof MEMORY_VERSION;
   readonly b: number;
   readonly t: readonly string[];
   readonly x: readonly StoredEntry[];
+  readonly f?: string;
+  readonly h?: number;
+}
+
+/** A random tag, for a page's filling or a lane's run: never the same after a clear, in any isolate. */
+export const newTag = (): string => Math.random().toString(36).slice(2, 10).padEnd(8, '0');
+
+/** The hash `h` chained with one entry (its tools by name). */
+const chain = (h: number, [session, turn, terms, tools]: StoredEntry, names: readonly string[]): number =>
+  fnv1a(`${h} ${session} ${turn} ${terms} ${tools.map((i) => names[i]).join('\u0001')}`);
+
+/**
+ * What tells a stored page's content from any other's, across layers and isolates: its filling's tag, the hash of its
+ * entries and their number; 'empty' for a missing or unreadable page; undefined for a page written before tags.
+ */
+export function pageContent(value: unknown): string | undefined {
+  const page = readPage(value);
+  if (page !== value) return 'empty';
+  return typeof page.f === 'string' && typeof page.h === 'number' ? `${page.f}.${page.h}.${page.x.length}` : undefined;
 }
 
 /** The key of the head of a scope's memory lane `lane`. */
@@ -129,6 +157,10 @@ export function appendToPage(
 ): { page: Page; left: Remembered[]; added: number } {
   const page = readPage(value);
   const names = [...page.t];
+  // A page written before tags (or by a version that drops them) is tagged anew, its hash taken over what it holds.
+  const tagged = typeof page.f === 'string' && typeof page.h === 'number';
+  const f = tagged ? (page.f as string) : newTag();
+  let h = tagged ? (page.h as number) : page.x.reduce((sum, entry) => chain(sum, entry, page.t), 0);
   const index = new Map(names.map((name, i) => [name, i]));
   const x = [...page.x];
   let bytes = page.b;
@@ -146,13 +178,15 @@ export function appendToPage(
       index.set(tool, names.length);
       names.push(tool);
     }
-    x.push([
+    const entry: StoredEntry = [
       request.session,
       request.turn,
       packTerms(request.terms),
       request.tools.map((tool) => index.get(tool) as number),
-    ]);
+    ];
+    x.push(entry);
+    h = chain(h, entry, names);
     bytes += size;
   }
-  return { page: { v: MEMORY_VERSION, b: bytes, t: names, x }, left, added: x.length - page.x.length };
+  return { page: { v: MEMORY_VERSION, b: bytes, t: names, x, f, h }, left, added: x.length - page.x.length };
 }

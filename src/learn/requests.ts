@@ -1,17 +1,21 @@
 // The memory of past requests over the shared space: the lanes a write appends to, and the index a search reads,
 // built from the pages the lanes' heads name (closed pages read once, the pages being filled read again when stale).
 import type { GuardedShared } from '../core/shared-guard.ts';
-import { createMemoryIndex, type MemoryIndex } from './memory.ts';
+import type { MemoryIndex } from './memory.ts';
 import {
   appendToPage,
   MAX_LANES,
+  type MemoryHead,
   memoryHeadKey,
   memoryPageKey,
+  newTag,
+  pageContent,
   pageEntries,
   pageLayout,
   type Remembered,
   readMemoryHead,
 } from './memory-pages.ts';
+import { type BuiltMemory, createBuilt, dropShared, sharedBuilt } from './shared-memory.ts';
 import type { SpaceAccess } from './space-cache.ts';
 
 type Warn = (message: string) => void;
@@ -26,8 +30,19 @@ export interface RequestMemory {
   held(): MemoryIndex | undefined;
   /** Deletes a scope's heads and pages from the store. */
   forget(scope: string): Promise<void>;
-  /** Forgets the pages this memory holds in memory. */
+  /** Forgets the pages this memory holds in memory, and the isolate's shared indexes of the store (it was cleared). */
   clear(): void;
+}
+
+/**
+ * Whether a shared index's page is a later state of the same filling than the one a layer read (its tag the same, its
+ * entries more): a layer whose reads are older than another's (up to REFRESH_MS) does not take the index back to them.
+ */
+function laterFilling(held: unknown, read: unknown): boolean {
+  if (typeof held !== 'string' || typeof read !== 'string') return false;
+  const [heldTag, , heldCount] = held.split('.');
+  const [readTag, , readCount] = read.split('.');
+  return heldTag === readTag && Number(heldCount) > Number(readCount);
 }
 
 /** Page numbers a lane may reach before the next lane's numbers in the index. */
@@ -59,12 +74,42 @@ export function createRequestMemory(
 ): RequestMemory {
   const { shared, read, keep, fresh } = access;
   const { pageBytes, lanes, pagesPerLane } = pageLayout(memoryBytes);
-  // The index, and per page (lane * LANE_SPAN + page) the value it was built from.
-  let memory = createMemoryIndex(sets);
-  const loaded = new Map<number, { value: unknown; closed: boolean }>();
+  const { identity } = shared;
+  // The index this layer votes on: the isolate's shared one when the store gives its storage identity and every page
+  // carries its content tag, else the layer's own (pages written before tags, a store without identity).
+  let own: BuiltMemory | undefined;
+  let memory: BuiltMemory | undefined;
+  // Per page (lane * LANE_SPAN + page), the value this layer read, whether the page was closed then, and the run of
+  // its lane (the head's tag) it was read in.
+  const loaded = new Map<number, { value: unknown; closed: boolean; run: unknown }>();
   const headNames = Array.from({ length: lanes }, (_, lane) => memoryHeadKey(scope, lane));
   // What the last index() was built from: each lane's head as read, and the key and value of the page it fills.
   let built: { heads: unknown[]; pages: [key: string, value: unknown][] } | undefined;
+
+  /** Brings `target` to the pages this layer read: pages gone are dropped, pages whose content differs indexed again. */
+  function bring(target: BuiltMemory, contents: ReadonlyMap<number, unknown>): MemoryIndex {
+    const wanted = new Set(contents.keys());
+    for (const id of target.pages.keys()) if (!wanted.has(id)) target.pages.delete(id);
+    target.memory.retain(wanted);
+    for (const [id, content] of contents) {
+      const was = target.pages.get(id);
+      if (was === content || (target !== own && laterFilling(was, content))) continue;
+      target.memory.load(id, pageEntries(loaded.get(id)?.value));
+      target.pages.set(id, content);
+    }
+    return target.memory;
+  }
+
+  /** The index to bring up to date: shared only when every page's content and every lane's run can be told apart. */
+  function pick(heads: readonly MemoryHead[], contents: ReadonlyMap<number, unknown>): BuiltMemory {
+    const tagged =
+      heads.every(({ last, f }) => last === 0 || typeof f === 'string') &&
+      [...contents.values()].every((content) => typeof content === 'string');
+    if (identity && tagged) return sharedBuilt(identity, scope, memoryBytes, sets);
+    // Untagged pages are told apart by the value read, as a layer alone always did.
+    own ??= createBuilt(sets);
+    return own;
+  }
 
   return {
     async remember(requests, warn) {
@@ -80,10 +125,12 @@ export function createRequestMemory(
         const n = head.last;
         let rest: Remembered[] = [];
         const key = memoryPageKey(scope, lane, n);
+        // The change holds its own batch: a store may replay it after this loop moved on (KV writes under waitUntil).
+        const batch = left;
         const page = await shared.update(
           key,
           (current) => {
-            const appended = appendToPage(current, left, pageBytes);
+            const appended = appendToPage(current, batch, pageBytes);
             rest = appended.left;
             return appended.added > 0 ? appended.page : current;
           },
@@ -100,7 +147,9 @@ export function createRequestMemory(
             (current) => {
               const now = readMemoryHead(current);
               if (now.last > n) return now;
-              return { v: now.v, first: Math.max(now.first, n + 2 - pagesPerLane), last: n + 1 };
+              // A head written anew (first write, or after a clear deleted it) starts a new run of the lane.
+              const f = typeof now.f === 'string' ? now.f : newTag();
+              return { v: now.v, first: Math.max(now.first, n + 2 - pagesPerLane), last: n + 1, f };
             },
             warn,
           ),
@@ -117,26 +166,32 @@ export function createRequestMemory(
       const heads = read0.map(readMemoryHead);
       const wanted = new Set<number>();
       const stale: [lane: number, n: number, last: boolean][] = [];
-      for (const [lane, { first, last }] of heads.entries()) {
+      for (const [lane, { first, last, f }] of heads.entries()) {
         for (let n = first; n <= last; n++) {
           const id = lane * LANE_SPAN + n;
           wanted.add(id);
           const had = loaded.get(id);
-          // A page read while it was being filled is read once more after it closed.
+          // A page read while it was being filled is read once more after it closed, and a closed one again when its
+          // lane started a new run (a clear deleted the head, and the same page numbers fill again).
           const current = n === last;
           const hit = current ? fresh(memoryPageKey(scope, lane, n)) : undefined;
-          if (!had || (current ? hit?.value !== had.value || !hit : !had.closed)) stale.push([lane, n, current]);
+          if (!had || (current ? hit?.value !== had.value || !hit : !had.closed || had.run !== f))
+            stale.push([lane, n, current]);
         }
       }
-      for (const id of loaded.keys()) if (!wanted.has(id)) loaded.delete(id);
-      memory.retain(wanted);
       const values = await Promise.all(stale.map(([lane, n]) => read(memoryPageKey(scope, lane, n), warn)));
-      for (const [k, [lane, n, current]] of stale.entries()) {
-        const value = values[k];
-        const id = lane * LANE_SPAN + n;
-        if (loaded.get(id)?.value !== value) memory.load(id, pageEntries(value));
-        loaded.set(id, { value, closed: !current });
+      // From here to the return nothing awaits: a search of another layer sharing the index never votes on it half
+      // brought up to date (it may vote on what this layer read, a view of the store as recent as its own).
+      for (const id of loaded.keys()) if (!wanted.has(id)) loaded.delete(id);
+      for (const [k, [lane, n, current]] of stale.entries())
+        loaded.set(lane * LANE_SPAN + n, { value: values[k], closed: !current, run: heads[lane]?.f });
+      const contents = new Map<number, unknown>();
+      for (const id of wanted) {
+        const value = loaded.get(id)?.value;
+        contents.set(id, pageContent(value) ?? value);
       }
+      memory = pick(heads, contents);
+      const index = bring(memory, contents);
       built = {
         heads: read0,
         pages: heads.map(({ last }, lane) => {
@@ -144,7 +199,7 @@ export function createRequestMemory(
           return [key, loaded.get(lane * LANE_SPAN + last)?.value];
         }),
       };
-      return memory;
+      return index;
     },
 
     held() {
@@ -157,15 +212,22 @@ export function createRequestMemory(
         const page = fresh(key);
         if (!page || page.value !== value) return undefined;
       }
-      return memory;
+      return memory?.memory;
     },
 
-    forget: (which) => forgetRequests(shared, which),
+    async forget(which) {
+      dropShared(identity, which);
+      await forgetRequests(shared, which);
+      // Dropped again: another layer may have brought the index back from what it read meanwhile.
+      dropShared(identity, which);
+    },
 
     clear() {
       built = undefined;
-      memory = createMemoryIndex(sets);
+      own = undefined;
+      memory = undefined;
       loaded.clear();
+      dropShared(identity);
     },
   };
 }

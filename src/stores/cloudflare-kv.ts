@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { parseOptions } from '../base/validate.ts';
 import type { KvNamespaceLike } from './cloudflare-types.ts';
+import { storageIdentity } from './identity.ts';
 import { prefixSchema, sessionKey, sharedKey } from './keys.ts';
 import { kvSpace } from './kv-space.ts';
 import type { DiscoveredStore } from './store.ts';
@@ -117,6 +118,13 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
           .catch(() => undefined),
       );
     },
-    shared: { get: shared.get, update: shared.update, delete: shared.delete, writeWaitMs: shared.writeWaitMs },
+    shared: {
+      get: shared.get,
+      update: shared.update,
+      delete: shared.delete,
+      writeWaitMs: shared.writeWaitMs,
+      // The binding is the same object across the requests of an isolate (the same the write queues are keyed by).
+      identity: storageIdentity(namespace, prefix),
+    },
   };
 }

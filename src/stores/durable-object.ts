@@ -4,6 +4,7 @@ import { parseOptions } from '../base/validate.ts';
 import type { DurableObjectStorageLike, SyncKvLike } from './cloudflare-types.ts';
 import { type Backend, expiringSessions } from './durable-object-expiry.ts';
 import { clockSchema, ttlSchema } from './expiry.ts';
+import { storageIdentity } from './identity.ts';
 import { byteLength, prefixSchema, sessionKey, sharedKey } from './keys.ts';
 import type { DiscoveredStore, RecordUpdate } from './store.ts';
 
@@ -183,6 +184,8 @@ export function createDurableObjectStore(options: DurableObjectStoreOptions): Di
       async delete(key) {
         await storage.delete(await keyOfShared(key));
       },
+      // Every request to the object gets the same storage object.
+      identity: storageIdentity(storage, prefix),
     },
   };
 }

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { ToolSearchError } from '../base/errors.ts';
 import { parseOptions } from '../base/validate.ts';
 import { clockSchema, expired, ttlSchema } from './expiry.ts';
+import { storageIdentity } from './identity.ts';
 import type { DiscoveredStore, RecordUpdate } from './store.ts';
 
 /** Where the IndexedDB store keeps its sessions. */
@@ -141,6 +142,8 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): Disco
       get: (key) => run((store) => get(sharedKey(key), store)),
       update: (key, apply) => change(sharedKey(key), apply, undefined),
       delete: (key) => run((store) => del(sharedKey(key), store)),
+      // One database and object store of this origin's IndexedDB (a runtime without it shares nothing).
+      ...(typeof indexedDB === 'object' ? { identity: storageIdentity(indexedDB, `${dbName}\u0000${storeName}`) } : {}),
     },
   };
 }

@@ -74,6 +74,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): DiscoveredS
       async delete(key) {
         shared.delete(key);
       },
+      // The store is its own storage: another memory store is another storage.
+      identity: {},
     };
   }
 

@@ -25,6 +25,13 @@ export interface SharedSpace {
    * timeout for updates, so a paced write is not taken for a failing store. Default 0.
    */
   readonly writeWaitMs?: number;
+  /**
+   * The same object (`===`) for every store instance over the same storage and key prefix in this isolate or process,
+   * and a different one otherwise. Layers whose stores give the same identity share what they build from the shared
+   * space (the memory of past requests, indexed), so a store built per request does not rebuild it. Optional: a store
+   * without one shares nothing.
+   */
+  readonly identity?: object;
 }
 
 /**

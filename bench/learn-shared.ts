@@ -1,0 +1,97 @@
+// A fresh layer's first search with learning over a large memory (metatool's requests fed as sessions), as a Worker
+// that builds a store and a layer per request pays it: with a store of a new storage identity each round (the index
+// built from every page: what every request paid before layers shared it) against one of the same identity (a warm
+// index in the isolate: the pages read, none indexed again). Stores read values as JSON text, as KV returns them.
+// Interleaved rounds, medians. Run: npx tsx bench/learn-shared.ts [rounds]
+import type { Message, Tool } from '../src/base/types.ts';
+import { createToolSearch } from '../src/index.ts';
+import type { DiscoveredStore, SharedSpace } from '../src/stores/store.ts';
+import { loadSet } from './data.ts';
+import { median, timeMs } from './stats.ts';
+
+function history(query: string, used: readonly string[]): Message[] {
+  return [
+    { role: 'user', content: query },
+    { role: 'assistant', toolCalls: [{ id: 's', name: 'search_tools', arguments: JSON.stringify({ query }) }] },
+    { role: 'tool', toolCallId: 's', content: '{"found":0,"tools":[]}' },
+    { role: 'assistant', toolCalls: used.map((name, i) => ({ id: `c${i}`, name, arguments: '{}' })) },
+    ...used.map((_, i): Message => ({ role: 'tool', toolCallId: `c${i}`, content: 'ok' })),
+  ];
+}
+
+/** A store instance over one map of JSON texts (the storage), giving `identity` as its storage identity. */
+function storeOver(data: Map<string, string>, identity: object): DiscoveredStore {
+  const space = (prefix: string): SharedSpace & { identity: object } => ({
+    async get(key) {
+      const text = data.get(prefix + key);
+      return text === undefined ? undefined : JSON.parse(text);
+    },
+    async update(key, apply) {
+      const text = data.get(prefix + key);
+      const current = text === undefined ? undefined : JSON.parse(text);
+      const next = apply(current);
+      if (next === current) return current;
+      if (next === undefined) data.delete(prefix + key);
+      else data.set(prefix + key, JSON.stringify(next));
+      return next;
+    },
+    async delete(key) {
+      data.delete(prefix + key);
+    },
+    identity,
+  });
+  const sessions = space('s:');
+  return {
+    name: 'bench',
+    get: sessions.get,
+    update: sessions.update,
+    delete: sessions.delete,
+    async clear() {
+      data.clear();
+    },
+    shared: space('x:'),
+  };
+}
+
+const rounds = Number(process.argv[2] ?? 15);
+const set = loadSet('metatool');
+const tools = set.tools as unknown as Tool[];
+const quiet = { warn() {} };
+const data = new Map<string, string>();
+const warm = {};
+const feeder = createToolSearch({ learn: true, store: storeOver(data, {}), logger: quiet });
+for (const [i, q] of set.queries.entries())
+  await feeder.prepare({ sessionId: `feed-${i}`, tools, messages: history(q.query, q.relevant) });
+await feeder.flush();
+const asked = set.queries.map((q) => q.query);
+
+/** One request: a new store instance and layer, and its first search (learning off when `sets` is undefined). */
+const firstSearch = (identity: object, sets: boolean | undefined, k: number) => {
+  const learn = sets === undefined ? undefined : sets ? true : { setWeight: 0 };
+  const layer = createToolSearch({ ...(learn ? { learn } : {}), store: storeOver(data, identity), logger: quiet });
+  return timeMs(() => layer.search({ sessionId: 'ask', tools }, { query: asked[k % asked.length] as string }));
+};
+
+// Learning off: the catalogue's own index, built by every fresh layer's first search.
+await firstSearch(warm, undefined, 0);
+const offTimes: number[] = [];
+for (let r = 0; r < rounds; r++) offTimes.push(await firstSearch({}, undefined, r));
+const off = median(offTimes);
+const results: string[] = [`learning off: first search ${off.toFixed(1)} ms`];
+for (const sets of [true, false]) {
+  // The warm index built once; a second warm-up round for the JIT.
+  await firstSearch(warm, sets, 0);
+  const cold: number[] = [];
+  const shared: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    cold.push(await firstSearch({}, sets, r));
+    shared.push(await firstSearch(warm, sets, r));
+  }
+  const c = median(cold);
+  const s = median(shared);
+  results.push(
+    `tool sets ${sets ? 'on ' : 'off'}: first search ${c.toFixed(1)} ms cold, ${s.toFixed(1)} ms with a warm shared index (${(c / s).toFixed(1)}x faster; ${(s / off).toFixed(2)}x learning off)`,
+  );
+}
+console.log(`metatool, ${set.queries.length} requests fed, ${rounds} rounds, medians`);
+for (const line of results) console.log(line);

@@ -1,0 +1,123 @@
+// The memory of past requests, indexed once per isolate: layers whose stores are the same storage (the same memory
+// store, or stores that give one storage identity) share the index, re-reading the pages but indexing again only
+// those whose content changed; a clear or forgetLearned through any layer reaches the others once they read again.
+import {
+  createMemoryStore,
+  createToolSearch,
+  type DiscoveredStore,
+  type SearchErrorResult,
+  type SearchResult,
+  type ToolSearch,
+} from 'tool-search-layer';
+import { describe, expect, it, vi } from 'vitest';
+import { catalogue, names } from './fixtures.ts';
+import { asked, swapped, taught, turn, unshared } from './learn-share-fixtures.ts';
+
+const tools = [...catalogue];
+const quiet = { warn() {} };
+// The table off: only the memory of past requests (and its tool sets) speaks.
+const memoryOnly = { weight: 0 };
+
+const ok = (result: unknown): SearchResult => {
+  if ((result as SearchErrorResult).error !== undefined) throw new Error((result as SearchErrorResult).error);
+  return result as SearchResult;
+};
+
+async function feed(layer: ToolSearch, prefix = 'feed'): Promise<void> {
+  for (const [i, [query, called]] of taught.entries())
+    await layer.prepare({ sessionId: `${prefix}-${i}`, tools, messages: turn(query, called) });
+  await layer.flush();
+}
+
+const rankings = async (layer: ToolSearch): Promise<string[][]> =>
+  Promise.all(asked.map(async (query) => names(ok(await layer.search({ sessionId: 'ask', tools }, { query })).tools)));
+
+const layerOn = (store: DiscoveredStore, learn: object = memoryOnly) =>
+  createToolSearch({ learn, store, logger: quiet });
+
+describe('a memory index shared by the layers of one storage', () => {
+  it('gives a new layer the ranking of one that built its own, without indexing the pages again', async () => {
+    const store = createMemoryStore();
+    await feed(layerOn(store));
+    const first = await rankings(layerOn(store));
+    expect(first[0]).toEqual(['get_forecast']);
+    // A layer that builds its own index from the same pages ranks the same.
+    expect(await rankings(layerOn(unshared(store)))).toEqual(first);
+    // Served pages whose tool names were swapped behind the same tags: a layer indexing them (no identity) follows
+    // the swap; a layer sharing the built index (same identity) reads them, trusts their tags, and does not.
+    expect((await rankings(layerOn(swapped(store, false))))[0]).toEqual(['calculator']);
+    expect(await rankings(layerOn(swapped(store, true)))).toEqual(first);
+  });
+
+  it('indexes again a page that changed, and only for the scope, store and settings it belongs to', async () => {
+    const store = createMemoryStore();
+    await feed(layerOn(store));
+    await rankings(layerOn(store));
+    // A page that grew (new content, same tag) is read and indexed again: the swap shows through.
+    await feed(layerOn(store), 'again');
+    expect((await rankings(layerOn(swapped(store, true)))).flat()).toContain('calculator');
+    // Another scope, another store, other settings: nothing is shared.
+    const unlearned = await rankings(createToolSearch({ store: createMemoryStore(), logger: quiet }));
+    expect(await rankings(layerOn(store, { ...memoryOnly, scope: 'other' }))).toEqual(unlearned);
+    expect(await rankings(layerOn(createMemoryStore()))).toEqual(unlearned);
+    // The same store and scope without the tool sets: an index of its own, built from the pages as served.
+    const sets = await rankings(layerOn(store));
+    const noSets = { ...memoryOnly, setWeight: 0 };
+    expect((await rankings(layerOn(swapped(store, true), noSets)))[0]).toEqual(['calculator']);
+    expect(await rankings(layerOn(store))).toEqual(sets);
+  });
+
+  it('never answers from requests a clear removed once a layer reads again, even when page 0 fills anew', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // Small pages (two lanes of two 4 KB pages), so that a lane closes pages: a layer reads a closed page once.
+      const small = { ...memoryOnly, memoryBytes: 16_000 };
+      const many = async (layer: ToolSearch, query: string, tool: string) => {
+        for (let i = 0; i < 120; i++)
+          await layer.prepare({ sessionId: `${query}-${i}`, tools, messages: turn(`${query} ${i}`, [tool]) });
+        await layer.flush();
+      };
+      for (const how of ['clear', 'forgetLearned'] as const) {
+        const store = createMemoryStore();
+        const clearer = layerOn(store, small);
+        await feed(clearer);
+        await many(clearer, 'umbrella tomorrow lisbon', 'get_forecast');
+        const reader = layerOn(store, small);
+        expect((await rankings(reader))[0]).toEqual(['get_forecast']);
+        if (how === 'clear') await clearer.clear();
+        else await clearer.forgetLearned();
+        // New requests refill the lanes from page 0, closing the same page numbers: other words, other tools.
+        await many(clearer, 'translate this memo', 'translate_text');
+        vi.setSystemTime(Date.now() + 5_001);
+        const [umbrella, notes] = await rankings(reader);
+        expect([umbrella, notes]).toEqual([[], []]);
+        expect(
+          names(ok(await reader.search({ sessionId: 'ask', tools }, { query: 'translate memo' })).tools),
+        ).toContain('translate_text');
+        // A layer built after the clear agrees.
+        expect((await rankings(layerOn(store, small))).slice(0, 2)).toEqual([[], []]);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('still reads pages written before tags, each layer indexing them itself', async () => {
+    const store = createMemoryStore();
+    await feed(layerOn(store));
+    const tagged = await rankings(layerOn(store));
+    // Pages and heads as the earlier version wrote them: no filling tag, no hash, no run tag.
+    for (let lane = 0; lane < 4; lane++) {
+      for (const key of [`learn:default:m${lane}`, `learn:default:m${lane}:0`, `learn:default:m${lane}:1`]) {
+        await store.shared?.update(key, (value) => {
+          if (!value) return value;
+          const { f: _f, h: _h, ...old } = value as Record<string, unknown>;
+          return old;
+        });
+      }
+    }
+    expect(await rankings(layerOn(store))).toEqual(tagged);
+    // Untagged pages are not trusted across layers: the swap shows through.
+    expect((await rankings(layerOn(swapped(store, true))))[0]).toEqual(['calculator']);
+  });
+});
