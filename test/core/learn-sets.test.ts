@@ -191,7 +191,9 @@ describe('learn: tool sets used together', () => {
         await layer.prepare({ sessionId: `r${round}-${i}`, tools, messages });
       }
       await layer.flush();
-      const fresh = createToolSearch({ learn, store, logger: quiet });
+      // Its own index: layers of one storage share theirs, so the same space under another identity.
+      const alone = { ...store, shared: { ...(store.shared as NonNullable<DiscoveredStore['shared']>), identity: {} } };
+      const fresh = createToolSearch({ learn, store: alone, logger: quiet });
       for (const [k, intent] of intents.entries()) {
         const asked = `${intent} ${fillers[(k + round) % fillers.length]}`;
         expect(await top(layer, asked, {}, 5)).toEqual(await top(fresh, asked, {}, 5));
