@@ -91,6 +91,8 @@ export function nearestSets(
   order.length = Math.min(order.length, QUERY_TERMS);
   // Per set id, the dot product so far (a scratch array, zeroed after use), and the sets found.
   if (scratch.length < p.byId.length) scratch = new Float64Array(p.byId.length * 2);
+  // Held in a constant: the loop below calls out (push), after which a module variable would be read again.
+  const dots = scratch;
   const found: number[] = [];
   let norm = 0;
   for (const k of order) {
@@ -104,20 +106,20 @@ export function nearestSets(
       // A set whose session is taken out to judge the sets may hold the term no more.
       if (held === 0) continue;
       const id = ids[i] as number;
-      const was = scratch[id] as number;
+      const was = dots[id] as number;
       if (was === 0) {
         if (!open) continue;
         found.push(id);
       }
       // Over the set's sessions now: taking a session out to judge the sets changes it.
-      scratch[id] = was + (weight * held) / (sizes[id] as number);
+      dots[id] = was + (weight * held) / (sizes[id] as number);
     }
   }
   const best: { set: SetProfile; cos: number }[] = [];
   const root = Math.sqrt(norm);
   for (const id of found) {
-    const dot = scratch[id] as number;
-    scratch[id] = 0;
+    const dot = dots[id] as number;
+    dots[id] = 0;
     const cos = Math.round((dot / root / normOf(p, id, s.loads)) * 1e9) / 1e9;
     if (best.length === many && cos < (best[many - 1] as { cos: number }).cos) continue;
     const set = p.byId[id] as SetProfile;
