@@ -72,7 +72,7 @@ describe('a memory index shared by the layers of one storage', () => {
     const small = { ...memoryOnly, memoryBytes: 16_000 };
     const writer = layerOn(store, small);
     await feed(writer);
-    for (let i = 0; i < 120; i++)
+    for (let i = 0; i < 300; i++)
       await writer.prepare({
         sessionId: `more-${i}`,
         tools,
