@@ -25,6 +25,18 @@ function tagOf(entry: Remembered): number | string {
 /** A request's place in an order fixed by its session and turn: the same whichever lane or page holds it. */
 export const keyOf = (entry: Remembered): number => entry.session * 1024 + entry.turn;
 
+/**
+ * What else follows which requests are live (the tool sets' profiles): told of each entry made live or killed, with
+ * its tool set's key and, when made live, its terms' numbers; `dropped` when its page is reloaded or forgotten (a
+ * reload makes the same requests live again before it settles).
+ */
+export interface EntryHooks {
+  add(entry: Entry, key: string, terms: readonly number[]): void;
+  kill(entry: Entry, key: string, dropped: boolean): void;
+  /** A load or a retain is done. */
+  settle(): void;
+}
+
 /** A memory index's entries and what it keeps per hashed term, shared by its loading and its vote. */
 export interface MemoryEntries {
   /** By id; a dead entry's slot is undefined until the next compaction. */
@@ -45,8 +57,9 @@ export interface MemoryEntries {
   /** Per tool name, its number; and per number, the name. */
   tools: Map<string, number>;
   toolNames: string[];
-  /** Per tool set (its tools, sorted, as one key), its number: requests that used the same set have the same. */
+  /** Per tool set (its tools, sorted, as one key), its number: requests that used the same set have the same; and per number, the key. */
   sets: Map<string, number>;
+  setKeys: string[];
   /** Per request (its tag), the id of its newest version. */
   latest: Map<number | string, number>;
   /** Per id, the page it came from, and which version is newer: its size first (a request only grows), then where it was stored. */
@@ -68,6 +81,10 @@ export interface MemoryEntries {
   setOf: number[];
   /** The live entries' terms, summed: their mean length. */
   totalLength: number;
+  /** Counts compactions: a term's number is as of the compaction it was given at. */
+  numbering: number;
+  /** Told of every entry made live or killed, except by a compaction (which changes numbers, not what is live). */
+  hooks: EntryHooks | undefined;
 }
 
 /** Creates the entries of an empty memory index. */
@@ -81,6 +98,7 @@ export const createEntries = (): MemoryEntries => ({
   tools: new Map(),
   toolNames: [],
   sets: new Map(),
+  setKeys: [],
   latest: new Map(),
   pageOf: [],
   orders: [],
@@ -94,11 +112,14 @@ export const createEntries = (): MemoryEntries => ({
   used: [],
   setOf: [],
   totalLength: 0,
+  numbering: 0,
+  hooks: undefined,
 });
 
-function kill(s: MemoryEntries, id: number): void {
+function kill(s: MemoryEntries, id: number, dropped: boolean): void {
   const entry = s.entries[id];
   if (!entry) return;
+  s.hooks?.kill(entry, s.setKeys[s.setOf[id] as number] as string, dropped);
   s.entries[id] = undefined;
   s.alive[id] = 0;
   s.dead++;
@@ -143,7 +164,7 @@ function add(s: MemoryEntries, entry: Entry, page: number, order: number): void 
   const was = s.latest.get(tag);
   const older = was === undefined ? undefined : s.entries[was];
   if (older && (s.orders[was as number] as number) > order) return;
-  if (older) kill(s, was as number);
+  if (older) kill(s, was as number, false);
   const id = s.entries.length;
   s.entries.push(entry);
   if (id >= s.alive.length) {
@@ -164,12 +185,17 @@ function add(s: MemoryEntries, entry: Entry, page: number, order: number): void 
     used.push(n);
   }
   s.used[id] = used;
-  s.setOf[id] = numberOf(s.sets, entry.tools.join('\n'));
+  const key = setKey(entry.tools);
+  const set = numberOf(s.sets, key);
+  s.setKeys[set] = key;
+  s.setOf[id] = set;
   s.totalLength += entry.terms.length;
   s.latest.set(tag, id);
   if (holdsRepeat(entry.terms)) s.repeats++;
-  for (const term of entry.terms) {
-    const n = numberOf(s.terms, term);
+  const numbers = s.hooks ? Array<number>(entry.terms.length) : undefined;
+  for (let k = 0; k < entry.terms.length; k++) {
+    const n = numberOf(s.terms, entry.terms[k] as number);
+    if (numbers) numbers[k] = n;
     if (n === s.postings.length) {
       s.postings.push([id]);
       s.df.push(1);
@@ -181,6 +207,14 @@ function add(s: MemoryEntries, entry: Entry, page: number, order: number): void 
     }
   }
   (s.pages.get(page) ?? s.pages.set(page, []).get(page))?.push(id);
+  if (numbers) s.hooks?.add(entry, key, numbers);
+}
+
+/** A tool set's key: its tools sorted (as this library writes them), one a line. */
+function setKey(tools: readonly string[]): string {
+  for (let i = 1; i < tools.length; i++)
+    if ((tools[i] as string) < (tools[i - 1] as string)) return [...tools].sort().join('\n');
+  return tools.join('\n');
 }
 
 /** Drops the ids of dead entries (and the numbers only they used) once they are a third of all. */
@@ -190,16 +224,18 @@ function compact(s: MemoryEntries): void {
   for (const [id, entry] of s.entries.entries())
     if (entry) live.push([entry, s.pageOf[id] as number, s.orders[id] as number]);
   const alive = s.alive.fill(0);
-  Object.assign(s, createEntries(), { alive, loads: s.loads, pages: s.pages });
+  const { hooks } = s;
+  Object.assign(s, createEntries(), { alive, loads: s.loads, pages: s.pages, numbering: s.numbering + 1 });
   s.pages.clear();
   for (const [entry, page, order] of live) add(s, entry, page, order);
+  s.hooks = hooks;
 }
 
 function remove(s: MemoryEntries, n: number): void {
   for (const id of s.pages.get(n) ?? []) {
     const entry = s.entries[id];
     if (!entry) continue;
-    kill(s, id);
+    kill(s, id, true);
     const tag = tagOf(entry);
     if (s.latest.get(tag) === id) s.latest.delete(tag);
   }
@@ -216,6 +252,7 @@ export function loadPage(s: MemoryEntries, n: number, loaded: readonly Remembere
     const order = (entry.terms.length + entry.tools.length) * 1e13 + n * 1e4 + k;
     add(s, entry, n, order);
   }
+  s.hooks?.settle();
   compact(s);
 }
 
@@ -225,5 +262,6 @@ export function retainPages(s: MemoryEntries, keep: ReadonlySet<number>): void {
   if (old.length === 0) return;
   s.loads++;
   for (const n of old) remove(s, n);
+  s.hooks?.settle();
   compact(s);
 }

@@ -37,16 +37,10 @@ export interface MemoryIndex {
 export function createMemoryIndex(sets = true): MemoryIndex {
   const entries = createEntries();
   const vote = createVote(entries);
-  const bySet = sets ? createSetIndex() : undefined;
+  const bySet = sets ? createSetIndex(entries) : undefined;
   return {
-    load(n, loaded) {
-      loadPage(entries, n, loaded);
-      bySet?.load(n, loaded);
-    },
-    retain(keep) {
-      retainPages(entries, keep);
-      bySet?.retain(keep);
-    },
+    load: (n, loaded) => loadPage(entries, n, loaded),
+    retain: (keep) => retainPages(entries, keep),
     vote,
     sets: bySet,
     get size() {

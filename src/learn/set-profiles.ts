@@ -1,217 +1,185 @@
 // Profiles of the tool sets used together: the memory of past requests grouped by the whole set of tools each request
-// led to, every set keeping, per hashed term, how many of its sessions used the term with it. Built from the memory's
-// own pages as they load (nothing more is stored), so it shares the memory's bound, its oldest-first pruning, its replay
-// safety and its forgetting. The names, places and dates that fill a template vary from session to session and wash
-// out of a set's profile; the words that say what the request wants come back every time and stand out.
-import type { Remembered } from './memory-pages.ts';
+// led to, every set keeping, per hashed term, how many of its sessions used the term with it. Kept from the memory
+// index's own entries as they are made live and killed (nothing more is stored, and which version of a request is
+// live is decided there), so it shares the memory's bound, its oldest-first pruning, its replay safety and its
+// forgetting. The names, places and dates that fill a template vary from session to session and wash out of a set's
+// profile; the words that say what the request wants come back every time and stand out.
+import type { Entry, EntryHooks } from './memory-entries.ts';
+import { backToEnd, createSetPairs, freePair, holdPair, newPair, releasePair, type SetPairs } from './set-pairs.ts';
 
-/** One tool set's profile: its tools, and per hashed term, in how many of its sessions' requests it came. */
+/** One tool set's profile: its tools, its sessions' live requests, and per hashed term its pair. */
 export interface SetProfile {
   readonly id: number;
   readonly key: string;
   readonly tools: readonly string[];
-  /** Per session (hashed), its requests' terms with how many of them held each. */
-  readonly sessions: Map<number, Map<number, number>>;
-  /** Per term, the sessions holding it. */
-  readonly held: Map<number, number>;
+  /** Per session (hashed), its live requests in this set. */
+  readonly members: Map<number, Entry[]>;
+  /** Per hashed term the set's sessions hold, its pair, in the order the set began to hold them. */
+  readonly pairs: Map<number, number>;
 }
 
-/** The live requests' tool sets, updated page by page as the memory's index loads them. */
+/** The live requests' tool sets and their pairs. */
 export interface SetProfiles {
-  /** By id; a set no session uses any more is undefined. */
-  readonly sets: (SetProfile | undefined)[];
-  /** Per term, the ids of the sets holding it, and in how many of each one's sessions. */
-  readonly postings: Map<number, Map<number, number>>;
+  readonly byKey: Map<string, SetProfile>;
+  /** By id; the id of a set no session uses any more is given again. */
+  readonly byId: (SetProfile | undefined)[];
+  readonly freeIds: number[];
   /** Per set id, its sessions. */
-  readonly sizes: number[];
+  sizes: Int32Array;
   /** Sets in use. */
   live: number;
-  /** Counts changes: a profile's length is as of the change it was computed at. */
-  changes: number;
-  /** Per set id, its profile's length, and the change it is as of (the IDF changes whenever a page loads; -1: not known). */
+  readonly pairs: SetPairs;
+  /** Per set id, its length, and the load it is as of (-1: not known). */
   norms: Float64Array;
   normsAt: Float64Array;
-  /** Counts every edit of a term's sets (a session taken out to judge the sets too). */
-  edits: number;
-  /**
-   * Per term's list of sets, the edit it last changed at (kept by the list itself, so a term no set holds any more
-   * leaves nothing behind); and the edit the number of sets in use last changed at.
-   */
-  readonly listEdits: WeakMap<Map<number, number>, number>;
-  liveAt: number;
-}
-
-interface Live {
-  readonly entry: Remembered;
-  readonly page: number;
-  readonly order: number;
-  readonly set: SetProfile | undefined;
-}
-
-/** The profiles and what keeps them in step with the memory: its live requests, per tag and per page. */
-export interface SetTally extends SetProfiles {
-  readonly byKey: Map<string, SetProfile>;
-  readonly latest: Map<string, Live>;
-  /** Per page, the tags of the requests it made live, and what each of its entries was (to tell a page that grew). */
-  readonly pages: Map<number, { tags: string[]; seen: string[] }>;
 }
 
 /** Creates empty profiles. */
-export const createSetTally = (): SetTally => ({
-  sets: [],
-  postings: new Map(),
+export const createSetProfiles = (): SetProfiles => ({
+  byKey: new Map(),
+  byId: [],
+  freeIds: [],
+  sizes: new Int32Array(64),
   live: 0,
-  changes: 0,
-  edits: 0,
-  listEdits: new WeakMap(),
-  liveAt: 0,
+  pairs: createSetPairs(),
   norms: new Float64Array(64),
   normsAt: new Float64Array(64).fill(-1),
-  sizes: [],
-  byKey: new Map(),
-  latest: new Map(),
-  pages: new Map(),
 });
 
-/** Adds (`by` 1) or takes away (-1) one request of a session from its set's profile. */
-function count(s: SetTally, set: SetProfile, session: number, terms: readonly number[], by: 1 | -1): void {
-  const own = set.sessions.get(session) ?? new Map<number, number>();
-  if (own.size === 0 && by === 1) {
-    set.sessions.set(session, own);
-    if (set.sessions.size === 1) {
-      s.live++;
-      s.liveAt = ++s.edits;
-    }
+/** Terms once each: as this library writes them (sorted), they are. */
+function distinct(terms: readonly number[]): readonly number[] {
+  for (let i = 1; i < terms.length; i++)
+    if ((terms[i] as number) <= (terms[i - 1] as number)) return [...new Set(terms)];
+  return terms;
+}
+
+const holds = (requests: readonly Entry[], hash: number): boolean => requests.some((r) => r.terms.includes(hash));
+
+function setOf(p: SetProfiles, key: string, entry: Entry): SetProfile {
+  let set = p.byKey.get(key);
+  if (set) return set;
+  const id = p.freeIds.pop() ?? p.byId.length;
+  set = { id, key, tools: [...entry.tools].sort(), members: new Map(), pairs: new Map() };
+  p.byKey.set(key, set);
+  p.byId[id] = set;
+  if (id >= p.sizes.length) {
+    const size = p.sizes.length * 2;
+    const [sizes, norms, normsAt] = [new Int32Array(size), new Float64Array(size), new Float64Array(size).fill(-1)];
+    sizes.set(p.sizes);
+    norms.set(p.norms);
+    normsAt.set(p.normsAt);
+    Object.assign(p, { sizes, norms, normsAt });
   }
-  for (const term of terms) {
-    const c = (own.get(term) ?? 0) + by;
-    if (c > 0) own.set(term, c);
-    else own.delete(term);
-    if (c !== (by === 1 ? 1 : 0)) continue;
-    // The session starts or stops holding the term.
-    const n = (set.held.get(term) ?? 0) + by;
-    if (n > 0) set.held.set(term, n);
-    else set.held.delete(term);
-    // A map per term, not arrays: a set leaves a common term's list without a search through it.
-    const list = s.postings.get(term) ?? new Map<number, number>();
-    if (list.size === 0) s.postings.set(term, list);
-    s.listEdits.set(list, ++s.edits);
-    if (n > 0) list.set(set.id, n);
-    else {
-      list.delete(set.id);
-      if (list.size === 0) s.postings.delete(term);
-    }
+  p.sizes[id] = 0;
+  p.normsAt[id] = -1;
+  return set;
+}
+
+/** Adds a live request to its set: each term its session did not hold yet in the set is held by one more session. */
+function addRequest(p: SetProfiles, entry: Entry, key: string, numbers: readonly number[]): void {
+  const set = setOf(p, key, entry);
+  let requests = set.members.get(entry.session);
+  if (!requests) {
+    requests = [];
+    set.members.set(entry.session, requests);
+    if (set.members.size === 1) p.live++;
+    p.sizes[set.id] = set.members.size;
   }
-  if (own.size === 0 && by === -1) {
-    set.sessions.delete(session);
-    if (set.sessions.size === 0) {
-      s.live--;
-      s.liveAt = ++s.edits;
+  const terms = distinct(entry.terms);
+  for (let k = 0; k < terms.length; k++) {
+    const hash = terms[k] as number;
+    if (requests.length > 0 && holds(requests, hash)) continue;
+    let n = set.pairs.get(hash);
+    if (n === undefined) {
+      n = newPair(p.pairs, set.id, hash, terms === entry.terms ? (numbers[k] as number) : -1);
+      set.pairs.set(hash, n);
     }
+    holdPair(p.pairs, n);
   }
-  s.sizes[set.id] = set.sessions.size;
+  requests.push(entry);
+}
+
+/** Takes a request that is no longer live out of its set. */
+function killRequest(p: SetProfiles, entry: Entry, key: string, dropped: boolean): void {
+  const set = p.byKey.get(key) as SetProfile;
+  const requests = set.members.get(entry.session) as Entry[];
+  requests.splice(requests.indexOf(entry), 1);
+  for (const hash of distinct(entry.terms))
+    if (!holds(requests, hash) && releasePair(p.pairs, set.pairs.get(hash) as number, dropped)) set.pairs.delete(hash);
+  if (requests.length > 0) return;
+  set.members.delete(entry.session);
+  if (set.members.size === 0) p.live--;
+  p.sizes[set.id] = set.members.size;
+}
+
+/** The hooks that keep the profiles in step with the memory's entries made live and killed. */
+export function profileHooks(p: SetProfiles): EntryHooks {
+  const counted = (entry: Entry) => entry.tools.length > 0 && entry.terms.length > 0;
+  return {
+    add(entry, key, numbers) {
+      if (counted(entry)) addRequest(p, entry, key, numbers);
+    },
+    kill(entry, key, dropped) {
+      if (counted(entry)) killRequest(p, entry, key, dropped);
+    },
+    settle() {
+      const { pairs } = p;
+      for (const n of pairs.dropped) {
+        if (pairs.pending[n] === 0) continue;
+        (p.byId[pairs.set[n] as number] as SetProfile).pairs.delete(pairs.hash[n] as number);
+        freePair(pairs, n);
+      }
+      pairs.dropped.length = 0;
+      // The sets no session uses any more go.
+      for (const set of p.byId) {
+        if (!set || set.members.size > 0) continue;
+        p.byKey.delete(set.key);
+        p.byId[set.id] = undefined;
+        p.freeIds.push(set.id);
+      }
+    },
+  };
 }
 
 /**
  * Runs `judge` with one session taken out of a set's profile, then puts it back: how the sets would vote had that
- * session never been remembered. Only that set's length is computed again; the IDF moves by at most one set.
+ * session never been remembered. Only that set's length is computed again; the IDF moves by at most one set. A term
+ * the set holds only through that session leaves the term's sets, and comes back as the last of them.
  */
-export function withoutSession<T>(s: SetTally, set: SetProfile, session: number, judge: () => T): T {
-  const own = set.sessions.get(session);
-  if (!own) return judge();
-  const terms = [...own].flatMap(([term, n]) => Array<number>(n).fill(term));
-  count(s, set, session, terms, -1);
-  s.normsAt[set.id] = -1;
+export function withoutSession<T>(p: SetProfiles, set: SetProfile, session: number, judge: () => T): T {
+  const requests = set.members.get(session);
+  if (!requests) return judge();
+  const { pairs } = p;
+  const { slot, term, sessions, count } = pairs;
+  const taken: number[] = [];
+  for (const request of requests)
+    for (const hash of distinct(request.terms)) {
+      const n = set.pairs.get(hash) as number;
+      if (taken.includes(n)) continue;
+      taken.push(n);
+      const at = slot[n] as number;
+      sessions[at] = (sessions[at] as number) - 1;
+      if (sessions[at] === 0) count[term[n] as number] = (count[term[n] as number] as number) - 1;
+    }
+  const size = p.sizes[set.id] as number;
+  p.sizes[set.id] = size - 1;
+  if (size === 1) p.live--;
+  p.normsAt[set.id] = -1;
   try {
     return judge();
   } finally {
-    count(s, set, session, terms, 1);
-    s.normsAt[set.id] = -1;
-  }
-}
-
-function setOf(s: SetTally, tools: readonly string[]): SetProfile | undefined {
-  if (tools.length === 0) return undefined;
-  const sorted = [...tools].sort();
-  const key = sorted.join('\n');
-  let set = s.byKey.get(key);
-  if (!set) {
-    set = { id: s.sets.length, key, tools: sorted, sessions: new Map(), held: new Map() };
-    if (set.id >= s.norms.length) {
-      const norms = new Float64Array(s.norms.length * 2);
-      const normsAt = new Float64Array(s.norms.length * 2).fill(-1);
-      norms.set(s.norms);
-      normsAt.set(s.normsAt);
-      s.norms = norms;
-      s.normsAt = normsAt;
+    p.sizes[set.id] = size;
+    if (size === 1) p.live++;
+    p.normsAt[set.id] = -1;
+    for (const n of taken) {
+      const at = slot[n] as number;
+      sessions[at] = (sessions[at] as number) + 1;
+      if (sessions[at] !== 1) continue;
+      count[term[n] as number] = (count[term[n] as number] as number) + 1;
+      backToEnd(pairs, n);
+      const hash = pairs.hash[n] as number;
+      set.pairs.delete(hash);
+      set.pairs.set(hash, n);
     }
-    s.normsAt[set.id] = -1;
-    s.sets.push(set);
-    s.byKey.set(key, set);
   }
-  return set;
-}
-
-function kill(s: SetTally, tag: string): void {
-  const live = s.latest.get(tag);
-  if (!live) return;
-  s.latest.delete(tag);
-  if (live.set) count(s, live.set, live.entry.session, live.entry.terms, -1);
-}
-
-/** Removes page `n`'s live requests (an older version elsewhere stays dead, as in the memory's index). */
-function removePage(s: SetTally, n: number): void {
-  for (const tag of s.pages.get(n)?.tags ?? []) if (s.latest.get(tag)?.page === n) kill(s, tag);
-  s.pages.delete(n);
-}
-
-const seenOf = (entry: Remembered): string =>
-  `${entry.session}:${entry.turn}:${entry.terms.length}:${entry.tools.length}`;
-
-/**
- * Replaces page `n`: a request's newest version (its largest, then the later page, later in it) is the live one. A
- * page only grows while it is filled, so when its entries start with those already read, only the new ones are added.
- */
-export function loadSetPage(s: SetTally, n: number, entries: readonly Remembered[]): void {
-  s.changes++;
-  const had = s.pages.get(n);
-  const grew =
-    had !== undefined &&
-    had.seen.length <= entries.length &&
-    had.seen.every((x, k) => x === seenOf(entries[k] as Remembered));
-  if (!grew) removePage(s, n);
-  const page = grew ? had : { tags: [], seen: [] };
-  for (let k = page.seen.length; k < entries.length; k++) {
-    const entry = entries[k] as Remembered;
-    page.seen.push(seenOf(entry));
-    const order = (entry.terms.length + entry.tools.length) * 1e13 + n * 1e4 + k;
-    const tag = `${entry.session}:${entry.turn}`;
-    const was = s.latest.get(tag);
-    if (was && was.order > order) continue;
-    kill(s, tag);
-    const set = setOf(s, entry.tools);
-    s.latest.set(tag, { entry, page: n, order, set });
-    if (set && entry.terms.length > 0) count(s, set, entry.session, entry.terms, 1);
-    page.tags.push(tag);
-  }
-  s.pages.set(n, page);
-  sweep(s);
-}
-
-/** Drops the sets no session uses any more. */
-function sweep(s: SetTally): void {
-  for (const set of s.sets) {
-    if (!set || set.sessions.size > 0) continue;
-    s.sets[set.id] = undefined;
-    s.byKey.delete(set.key);
-  }
-}
-
-/** Forgets every page not in `keep`. */
-export function retainSetPages(s: SetTally, keep: ReadonlySet<number>): void {
-  const old = [...s.pages.keys()].filter((n) => !keep.has(n));
-  if (old.length === 0) return;
-  s.changes++;
-  for (const n of old) removePage(s, n);
-  sweep(s);
 }

@@ -2,17 +2,10 @@
 // hashed terms: a centroid classifier over the sets) and votes for every tool of its three nearest sets backed by
 // enough sessions, the nearest first, so a request that needs two or three tools gets them all at once; as loudly as
 // the sets' own record (their requests judged without their own sessions) says they are right.
-import type { Remembered } from './memory-pages.ts';
+import type { Entry, MemoryEntries } from './memory-entries.ts';
 import { sampleRank } from './memory-vote.ts';
-import {
-  createSetTally,
-  loadSetPage,
-  retainSetPages,
-  type SetProfile,
-  type SetProfiles,
-  type SetTally,
-  withoutSession,
-} from './set-profiles.ts';
+import { buildPairs } from './set-pairs.ts';
+import { createSetProfiles, profileHooks, type SetProfile, type SetProfiles, withoutSession } from './set-profiles.ts';
 
 /** How the sets' vote is gated. */
 export interface SetVoteSettings {
@@ -37,10 +30,8 @@ export const SET_VOTE: SetVoteSettings = { gate: 0, agree: 2, half: 2, sets: 3, 
 const QUERY_TERMS = 32;
 const CANDIDATES = 256;
 
-/** The tool sets of a memory's pages, kept up to date as its index loads and drops pages. */
+/** The tool sets of a memory's requests, kept up to date as its index loads and drops pages. */
 export interface SetIndex {
-  load(n: number, entries: readonly Remembered[]): void;
-  retain(pages: ReadonlySet<number>): void;
   /** Per tool name, its vote (0 to 1): the tools of the sets the query most resembles, the nearest first. */
   vote(terms: readonly number[], settings: SetVoteSettings): Map<string, number>;
   /** How often the sets' vote names what remembered requests used, each judged without its own session (0 to 1). */
@@ -50,48 +41,21 @@ export interface SetIndex {
 /** Scratch space for dot products by set id: zero between searches, which run one at a time (no await inside). */
 let scratch = new Float64Array(0);
 
-/** A term's IDF over the sets in use (a word every set's requests use tells no set apart). */
-const idfOf = (p: SetProfiles, term: number): number => Math.log(1 + p.live / (p.postings.get(term)?.size ?? 1));
-
-/** A term's sets as a search reads them: in arrays, each with its IDF² · sessions holding the term, as of one edit. */
-interface Compiled {
-  readonly at: number;
-  readonly idf: number;
-  readonly ids: Int32Array;
-  readonly held: Float64Array;
-}
-
-/** Per term's list of sets, that list compiled for searching (the maps are for loading; a search reads arrays). */
-const compiledOf = new WeakMap<Map<number, number>, Compiled>();
-
-/** A term's sets compiled as of the last edit that changed them or its IDF: its IDF, each set's IDF² · sessions holding it. */
-function compiled(p: SetProfiles, term: number): Compiled | undefined {
-  const list = p.postings.get(term);
-  if (!list) return undefined;
-  const had = compiledOf.get(list);
-  if (had && had.at >= p.liveAt && had.at >= (p.listEdits.get(list) ?? 0)) return had;
-  const idf = Math.log(1 + p.live / list.size);
-  const ids = new Int32Array(list.size);
-  const weights = new Float64Array(list.size);
-  let i = 0;
-  for (const [id, held] of list) {
-    ids[i] = id;
-    weights[i++] = idf * idf * held;
-  }
-  const made = { at: p.edits, idf, ids, held: weights };
-  compiledOf.set(list, made);
-  return made;
-}
-
 /** A set's length over IDF-weighted term frequencies, computed again only once the profiles changed. */
-function normOf(p: SetProfiles, id: number): number {
-  if (p.normsAt[id] === p.changes) return p.norms[id] as number;
-  const set = p.sets[id] as SetProfile;
+function normOf(p: SetProfiles, id: number, at: number): number {
+  if (p.normsAt[id] === at) return p.norms[id] as number;
+  const set = p.byId[id] as SetProfile;
+  const { sessions, slot, term, count } = p.pairs;
   let sum = 0;
-  for (const [term, held] of set.held) sum += (idfOf(p, term) * held) ** 2;
-  const norm = Math.sqrt(sum) / set.sessions.size;
+  for (const n of set.pairs.values()) {
+    const held = sessions[slot[n] as number] as number;
+    // Taken out with a session while the sets are judged.
+    if (held === 0) continue;
+    sum += (Math.log(1 + p.live / (count[term[n] as number] as number)) * held) ** 2;
+  }
+  const norm = Math.sqrt(sum) / (p.sizes[id] as number);
   p.norms[id] = norm;
-  p.normsAt[id] = p.changes;
+  p.normsAt[id] = at;
   return norm;
 }
 
@@ -103,42 +67,50 @@ function normOf(p: SetProfiles, id: number): number {
  */
 export function nearestSets(
   p: SetProfiles,
+  s: MemoryEntries,
   terms: readonly number[],
   many: number,
 ): { set: SetProfile; cos: number }[] {
-  const query: Compiled[] = [];
+  const { start, ids, sessions, count } = p.pairs;
+  const { sizes, live } = p;
+  const query: number[] = [];
   const kept: number[] = [];
+  const idfs: number[] = [];
   for (const term of terms) {
     if (kept.includes(term)) continue;
-    const c = compiled(p, term);
-    if (c) {
-      query.push(c);
-      kept.push(term);
-    }
+    const t = s.terms.get(term);
+    const sets = t === undefined ? 0 : (count[t] ?? 0);
+    if (sets === 0) continue;
+    query.push(t as number);
+    kept.push(term);
+    idfs.push(Math.log(1 + live / sets));
   }
   const order = query
     .map((_, k) => k)
-    .sort(
-      (a, b) => (query[b] as Compiled).idf - (query[a] as Compiled).idf || (kept[a] as number) - (kept[b] as number),
-    );
+    .sort((a, b) => (idfs[b] as number) - (idfs[a] as number) || (kept[a] as number) - (kept[b] as number));
   order.length = Math.min(order.length, QUERY_TERMS);
   // Per set id, the dot product so far (a scratch array, zeroed after use), and the sets found.
-  if (scratch.length < p.sets.length) scratch = new Float64Array(p.sets.length * 2);
+  if (scratch.length < p.byId.length) scratch = new Float64Array(p.byId.length * 2);
   const found: number[] = [];
   let norm = 0;
   for (const k of order) {
-    const { idf, ids, held } = query[k] as Compiled;
-    norm += idf * idf;
+    const idf = idfs[k] as number;
+    const t = query[k] as number;
+    const weight = idf * idf;
+    norm += weight;
     const open = found.length < CANDIDATES;
-    for (let i = 0; i < ids.length; i++) {
+    for (let i = start[t] as number, end = start[t + 1] as number; i < end; i++) {
+      const held = sessions[i] as number;
+      // A set whose session is taken out to judge the sets may hold the term no more.
+      if (held === 0) continue;
       const id = ids[i] as number;
       const was = scratch[id] as number;
       if (was === 0) {
         if (!open) continue;
         found.push(id);
       }
-      // Over the set's sessions now: taking a session out to judge the sets changes it, not the term's list.
-      scratch[id] = was + (held[i] as number) / (p.sizes[id] as number);
+      // Over the set's sessions now: taking a session out to judge the sets changes it.
+      scratch[id] = was + (weight * held) / (sizes[id] as number);
     }
   }
   const best: { set: SetProfile; cos: number }[] = [];
@@ -146,9 +118,9 @@ export function nearestSets(
   for (const id of found) {
     const dot = scratch[id] as number;
     scratch[id] = 0;
-    const cos = Math.round((dot / root / normOf(p, id)) * 1e9) / 1e9;
+    const cos = Math.round((dot / root / normOf(p, id, s.loads)) * 1e9) / 1e9;
     if (best.length === many && cos < (best[many - 1] as { cos: number }).cos) continue;
-    const set = p.sets[id] as SetProfile;
+    const set = p.byId[id] as SetProfile;
     // Kept in order as found: the few best only (cosines equal to 9 places: the set whose tools sort first).
     let at = best.length;
     while (at > 0) {
@@ -167,13 +139,18 @@ export function nearestSets(
 const SAMPLES = 64;
 
 /** The sets' vote for `terms`: the tools of the nearest sets, each set's less than the one before's. */
-function voteOf(tally: SetTally, terms: readonly number[], settings: SetVoteSettings): Map<string, number> {
+function voteOf(
+  p: SetProfiles,
+  s: MemoryEntries,
+  terms: readonly number[],
+  settings: SetVoteSettings,
+): Map<string, number> {
   const { gate, agree, half, sets, decay } = settings;
   const votes = new Map<string, number>();
-  if (tally.live === 0) return votes;
+  if (p.live === 0) return votes;
   let scale = 1;
-  for (const { set, cos } of nearestSets(tally, terms, sets)) {
-    const n = set.sessions.size;
+  for (const { set, cos } of nearestSets(p, s, terms, sets)) {
+    const n = p.sizes[set.id] as number;
     if (cos < gate) break;
     if (n < agree) continue;
     for (const tool of set.tools) if (!votes.has(tool)) votes.set(tool, scale * cos * (n / (n + half)));
@@ -182,27 +159,41 @@ function voteOf(tally: SetTally, terms: readonly number[], settings: SetVoteSett
   return votes;
 }
 
+/** A sampled request, with what orders the sample. */
+type Sampled = { entry: Entry; key: string; rank: number };
+const bySample = (a: Sampled, b: Sampled): number =>
+  a.rank - b.rank || a.entry.session - b.entry.session || a.entry.turn - b.entry.turn;
+
+/** The SAMPLES live requests with tools and terms first by sampleRank (ties: session, then turn), in that order. */
+function judgeSample(s: MemoryEntries): Sampled[] {
+  // Kept in order as the entries are read: a sort of every entry would cost a large memory's first search more.
+  const best: Sampled[] = [];
+  for (const [id, entry] of s.entries.entries()) {
+    if (!entry || entry.tools.length === 0 || entry.terms.length === 0) continue;
+    const next = { entry, key: s.setKeys[s.setOf[id] as number] as string, rank: sampleRank(entry) };
+    if (best.length === SAMPLES && !(bySample(next, best[SAMPLES - 1] as Sampled) < 0)) continue;
+    let i = best.length;
+    while (i > 0 && bySample(best[i - 1] as Sampled, next) > 0) i--;
+    best.splice(i, 0, next);
+    if (best.length > SAMPLES) best.pop();
+  }
+  return best;
+}
+
 /**
  * A fixed sample of the remembered requests, each voted on with its own session taken out of its set: the mean share
  * of its tools among the vote's first as many. Where whole sets of tools recur for requests of the same kind it nears
  * 1; where each request needs a set of its own, the sets mostly guess, and say little.
  */
-function judge(tally: SetTally, settings: SetVoteSettings): number {
-  const sample = [...tally.latest.values()]
-    .filter((live) => live.set !== undefined && live.entry.terms.length > 0)
-    .map((live) => ({ live, rank: sampleRank(live.entry) }))
-    .sort(
-      (a, b) => a.rank - b.rank || a.live.entry.session - b.live.entry.session || a.live.entry.turn - b.live.entry.turn,
-    )
-    .slice(0, SAMPLES);
+function judge(p: SetProfiles, s: MemoryEntries, settings: SetVoteSettings): number {
+  const sample = judgeSample(s);
   if (sample.length === 0) return 0;
   // The request judged is itself one of the sessions that used its set: the others need one fewer.
   const others = { ...settings, agree: settings.agree - 1 };
   let sum = 0;
-  for (const { live } of sample) {
-    const { entry } = live;
-    const set = live.set as SetProfile;
-    const votes = withoutSession(tally, set, entry.session, () => voteOf(tally, entry.terms, others));
+  for (const { entry, key } of sample) {
+    const set = p.byKey.get(key) as SetProfile;
+    const votes = withoutSession(p, set, entry.session, () => voteOf(p, s, entry.terms, others));
     const least = [...votes.values()].sort((a, b) => b - a)[set.tools.length - 1] ?? 0;
     sum +=
       set.tools.filter((tool) => votes.has(tool) && (votes.get(tool) as number) >= least).length / set.tools.length;
@@ -210,17 +201,21 @@ function judge(tally: SetTally, settings: SetVoteSettings): number {
   return sum / sample.length;
 }
 
-/** Creates an empty index of tool sets. */
-export function createSetIndex(): SetIndex {
-  const tally = createSetTally();
-  // The sets' reliability as of the change it was computed at.
+/** Creates the index of tool sets over a memory index's entries (which then tell it of every request made live or killed). */
+export function createSetIndex(s: MemoryEntries): SetIndex {
+  const p = createSetProfiles();
+  s.hooks = profileHooks(p);
+  // The sets' reliability as of the load it was computed at.
   let judged = { at: -1, value: 0 };
   return {
-    load: (n, entries) => loadSetPage(tally, n, entries),
-    retain: (keep) => retainSetPages(tally, keep),
-    vote: (terms, settings) => voteOf(tally, terms, settings),
+    vote(terms, settings) {
+      buildPairs(p.pairs, s);
+      return voteOf(p, s, terms, settings);
+    },
     reliability(settings) {
-      if (judged.at !== tally.changes) judged = { at: tally.changes, value: judge(tally, settings) };
+      if (judged.at === s.loads) return judged.value;
+      buildPairs(p.pairs, s);
+      judged = { at: s.loads, value: judge(p, s, settings) };
       return judged.value;
     },
   };

@@ -157,6 +157,50 @@ describe('learn: tool sets used together', () => {
     expect((await top(once, 'plan a trip to porto on saturday')).slice(0, 2).sort()).toEqual(together);
   });
 
+  it('keeps the same sets as a fresh layer reading the same memory, as its pages fill, reload and go', async () => {
+    // A long-lived layer follows the memory page by page (a page reloaded as it grows, the oldest dropped at the
+    // bound, its ids compacted); one made afresh reads it whole. Both must rank alike after every round.
+    const store = createMemoryStore();
+    const learn = { ...setsOnly, memoryBytes: 16_000 };
+    const layer = createToolSearch({ learn, store, logger: quiet });
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const sets = [
+      together,
+      ['send_email'],
+      ['web_search', 'calculator'],
+      ['read_inbox', 'delete_email'],
+      ['get_weather'],
+    ];
+    const intents = ['plan a trip', 'send a note', 'book a flight', 'clean the inbox', 'check the sky'];
+    const fillers = ['lisbon', 'oslo', 'monday', 'friday', 'early', 'cheap', 'family', 'work', 'quick', 'late'];
+    const request = (k: number) =>
+      `${intents[k]} ${Array.from({ length: 1 + random(4) }, () => fillers[random(fillers.length)]).join(' ')}`;
+    for (let round = 0; round < 10; round++) {
+      for (let i = 0; i < 30; i++) {
+        // One request or two, the second now and then of the same set in other words.
+        const k = random(sets.length);
+        const second = random(3) === 0 ? (random(2) === 0 ? k : random(sets.length)) : -1;
+        const messages = [
+          ...turn(request(k), sets[k] as string[], 'a'),
+          ...(second < 0 ? [] : turn(request(second), sets[second] as string[], 'b')),
+        ];
+        await layer.prepare({ sessionId: `r${round}-${i}`, tools, messages });
+      }
+      await layer.flush();
+      // Its own index: layers of one storage share theirs, so the same space under another identity.
+      const alone = { ...store, shared: { ...(store.shared as NonNullable<DiscoveredStore['shared']>), identity: {} } };
+      const fresh = createToolSearch({ learn, store: alone, logger: quiet });
+      for (const [k, intent] of intents.entries()) {
+        const asked = `${intent} ${fillers[(k + round) % fillers.length]}`;
+        expect(await top(layer, asked, {}, 5)).toEqual(await top(fresh, asked, {}, 5));
+      }
+    }
+  });
+
   it('adds no key to the store, keeps no word of a request, and is forgotten with the memory', async () => {
     const { store, written } = recording();
     const layer = createToolSearch({ learn: setsOnly, store, logger: quiet });
