@@ -4,7 +4,7 @@ import type { BuiltIndex } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { idfOf } from '../search/rank.ts';
 import type { ResolvedLearn } from './options.ts';
-import { fade, type TermEntry } from './table.ts';
+import { fade, type Posting, type TermEntry } from './table.ts';
 
 /** What a search reads of a scope: its clock, and by the query's terms' places, the entry of each it learned. */
 export interface Learned {
@@ -42,7 +42,7 @@ function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number
   let known = resolved.get(entry);
   if (!known || known.catalogue !== catalogue) {
     const ids = new Int32Array(postings.length);
-    for (const [i, [tool]] of postings.entries()) ids[i] = catalogue.byName.get(tool) ?? -1;
+    for (let i = 0; i < postings.length; i++) ids[i] = catalogue.byName.get((postings[i] as Posting)[0]) ?? -1;
     const idf = idfIn(catalogue.index as BuiltIndex, term);
     known = { catalogue, idf, ids, adds: new Float64Array(postings.length), u: Number.NaN };
     resolved.set(entry, known);
@@ -50,8 +50,18 @@ function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number
   if (known.u !== u) {
     const [searched, touched] = entry;
     const n = searched * fade(u, touched, halfLife);
-    for (const [i, [, c, m, at]] of postings.entries()) {
-      const left = fade(u, at, halfLife);
+    // Postings committed together share their clock: their fade is computed once.
+    let lastAt = Number.NaN;
+    let left = 1;
+    for (let i = 0; i < postings.length; i++) {
+      const posting = postings[i] as Posting;
+      const c = posting[1];
+      const m = posting[2];
+      const at = posting[3];
+      if (at !== lastAt) {
+        lastAt = at;
+        left = fade(u, at, halfLife);
+      }
       const sessions = m * left;
       known.adds[i] = known.idf * (((c * left) / (n + 2)) * (sessions / (sessions + 2)));
     }

@@ -85,12 +85,26 @@ export function nearestSets(
     kept.push(term);
     idfs.push(Math.log(1 + live / sets));
   }
-  const order = query
-    .map((_, k) => k)
-    .sort((a, b) => (idfs[b] as number) - (idfs[a] as number) || (kept[a] as number) - (kept[b] as number));
+  // The rarest first (ties: the smaller hash, so a total order), by insertion: a query has a few dozen terms.
+  const order: number[] = [];
+  for (let k = 0; k < query.length; k++) {
+    let i = order.length;
+    for (; i > 0; i--) {
+      const j = order[i - 1] as number;
+      if (
+        (idfs[j] as number) > (idfs[k] as number) ||
+        (idfs[j] === idfs[k] && (kept[j] as number) < (kept[k] as number))
+      )
+        break;
+      order[i] = j;
+    }
+    order[i] = k;
+  }
   order.length = Math.min(order.length, QUERY_TERMS);
   // Per set id, the dot product so far (a scratch array, zeroed after use), and the sets found.
   if (scratch.length < p.byId.length) scratch = new Float64Array(p.byId.length * 2);
+  // Held in a constant: the loop below calls out (push), after which a module variable would be read again.
+  const dots = scratch;
   const found: number[] = [];
   let norm = 0;
   for (const k of order) {
@@ -104,21 +118,25 @@ export function nearestSets(
       // A set whose session is taken out to judge the sets may hold the term no more.
       if (held === 0) continue;
       const id = ids[i] as number;
-      const was = scratch[id] as number;
+      const was = dots[id] as number;
       if (was === 0) {
         if (!open) continue;
         found.push(id);
       }
       // Over the set's sessions now: taking a session out to judge the sets changes it.
-      scratch[id] = was + (weight * held) / (sizes[id] as number);
+      dots[id] = was + (weight * held) / (sizes[id] as number);
     }
   }
   const best: { set: SetProfile; cos: number }[] = [];
   const root = Math.sqrt(norm);
+  const { norms, normsAt } = p;
   for (const id of found) {
-    const dot = scratch[id] as number;
-    scratch[id] = 0;
-    const cos = Math.round((dot / root / normOf(p, id, s.loads)) * 1e9) / 1e9;
+    const dot = dots[id] as number;
+    dots[id] = 0;
+    const raw = dot / root / (normsAt[id] === s.loads ? (norms[id] as number) : normOf(p, id, s.loads));
+    // Far enough below the last of the best, its rounding cannot reach it.
+    if (best.length === many && raw < (best[many - 1] as { cos: number }).cos - 1e-9) continue;
+    const cos = Math.round(raw * 1e9) / 1e9;
     if (best.length === many && cos < (best[many - 1] as { cos: number }).cos) continue;
     const set = p.byId[id] as SetProfile;
     // Kept in order as found: the few best only (cosines equal to 9 places: the set whose tools sort first).
