@@ -27,8 +27,11 @@ export interface RequestMemory {
   held(): MemoryIndex | undefined;
   /** Deletes a scope's heads and pages from the store. */
   forget(scope: string): Promise<void>;
-  /** Forgets the pages this memory holds in memory, and the isolate's shared indexes of the store (it was cleared). */
-  clear(): void;
+  /**
+   * Forgets the pages this memory holds in memory, and the isolate's shared index of the scope (of every scope of the
+   * store with `store`: the store was cleared).
+   */
+  clear(store?: boolean): void;
 }
 
 /** Page numbers a lane may reach before the next lane's numbers in the index. */
@@ -165,13 +168,13 @@ export function createRequestMemory(
       dropShared(identity, which);
     },
 
-    clear() {
+    clear(store = false) {
       built = undefined;
       indexing = undefined;
       own = undefined;
       memory = undefined;
       loaded.clear();
-      dropShared(identity);
+      dropShared(identity, store ? undefined : scope);
     },
   };
 }
