@@ -148,7 +148,7 @@ export function createLearner(
     },
 
     clearMemory() {
-      requests.clear();
+      requests.clear(true);
       space.clear();
       credited.clear();
       shared.clearMemory();

@@ -3,15 +3,67 @@
 // whose stores give the same storage identity (SharedSpace.identity), for one scope, byte bound and sets setting;
 // nothing crosses storages or scopes. Each layer still reads the heads and pages itself and brings the shared index to
 // what it read, indexing again only the pages whose content (their tag and hash, memory-pages.ts) changed.
-import { createMemoryIndex, type MemoryIndex } from './memory.ts';
+//
+// What a shared index can hold stale, and for how long: what some layer of the isolate read, at most REFRESH_MS
+// (space-cache.ts) before that layer brought the index to it, as a layer alone answers from what it read. A layer may
+// thus vote on another layer's slightly older or newer view (never a half-applied one: a layer brings the index to
+// its view with no await in between). A page the index holds as closed is trusted, unread, by every layer while its
+// lane's run (the head's tag) is the one the page was read closed in: a clear deletes the heads, so the next run has
+// another tag and every page is read again. On KV, a read-back rewrite of a page after it closed (two isolates
+// appended to it at once) can leave the index holding a request the store lost, or lacking one it kept, until the page
+// is dropped from its lane: a layer alone reads a closed page once too.
+import type { MemoryIndex } from './memory.ts';
+import { createMemoryIndex } from './memory.ts';
+import type { Remembered } from './memory-pages.ts';
 
 /**
  * A memory index and, per page it holds, what that page was loaded from: its content id (memory-pages.ts
- * `pageContent`) in a shared index, the stored value itself in a layer's own.
+ * `pageContent`) in a shared index, the stored value itself in a layer's own; and per page read closed, the run of its
+ * lane it was read closed in.
  */
 export interface BuiltMemory {
   readonly memory: MemoryIndex;
   readonly pages: Map<number, unknown>;
+  readonly closed: Map<number, string>;
+}
+
+/**
+ * Whether a shared index's page is a later state of the same filling than the one a layer read (its tag the same, its
+ * entries more): a layer whose reads are older than another's (up to REFRESH_MS) does not take the index back to them.
+ */
+function laterFilling(held: unknown, read: unknown): boolean {
+  if (typeof held !== 'string' || typeof read !== 'string') return false;
+  const [heldTag, , heldCount] = held.split('.');
+  const [readTag, , readCount] = read.split('.');
+  return heldTag === readTag && Number(heldCount) > Number(readCount);
+}
+
+/**
+ * Brings an index to the pages a layer read (`contents`, by page id): pages gone are dropped, pages whose content
+ * differs indexed again from `entriesOf`, and the pages read closed (`closedIn`, with their run) recorded as such.
+ */
+export function bringTo(
+  target: BuiltMemory,
+  shared: boolean,
+  contents: ReadonlyMap<number, unknown>,
+  closedIn: ReadonlyMap<number, string>,
+  entriesOf: (id: number) => readonly Remembered[],
+): MemoryIndex {
+  const wanted = new Set(contents.keys());
+  for (const id of target.pages.keys()) if (!wanted.has(id)) target.pages.delete(id);
+  target.memory.retain(wanted);
+  for (const [id, content] of contents) {
+    const was = target.pages.get(id);
+    if (!(was === content || (shared && laterFilling(was, content)))) {
+      target.memory.load(id, entriesOf(id));
+      target.pages.set(id, content);
+    }
+    const run = closedIn.get(id);
+    if (run === undefined) target.closed.delete(id);
+    else target.closed.set(id, run);
+  }
+  for (const id of target.closed.keys()) if (!wanted.has(id)) target.closed.delete(id);
+  return target.memory;
 }
 
 /** Indexes kept per storage, the least recently used going first: a long-lived isolate may serve many scopes. */
@@ -20,7 +72,11 @@ const KEPT_PER_STORAGE = 4;
 const isolate = /* @__PURE__ */ new WeakMap<object, Map<string, { scope: string; built: BuiltMemory }>>();
 
 /** An empty memory index of one layer or of the isolate. */
-export const createBuilt = (sets: boolean): BuiltMemory => ({ memory: createMemoryIndex(sets), pages: new Map() });
+export const createBuilt = (sets: boolean): BuiltMemory => ({
+  memory: createMemoryIndex(sets),
+  pages: new Map(),
+  closed: new Map(),
+});
 
 /** The isolate's index of a scope in a storage, created empty when there is none (or it was dropped). */
 export function sharedBuilt(identity: object, scope: string, memoryBytes: number, sets: boolean): BuiltMemory {

@@ -67,6 +67,53 @@ describe('a memory index shared by the layers of one storage', () => {
     expect(await rankings(layerOn(store))).toEqual(sets);
   });
 
+  it('reads only the heads and the pages being filled when the isolate holds the closed pages', async () => {
+    const store = createMemoryStore();
+    const small = { ...memoryOnly, memoryBytes: 16_000 };
+    const writer = layerOn(store, small);
+    await feed(writer);
+    for (let i = 0; i < 300; i++)
+      await writer.prepare({
+        sessionId: `more-${i}`,
+        tools,
+        messages: turn(`umbrella tomorrow lisbon ${i}`, ['get_forecast']),
+      });
+    await writer.flush();
+    /** The store with its reads of memory pages counted. */
+    const counted = (base: DiscoveredStore) => {
+      const space = base.shared as NonNullable<DiscoveredStore['shared']>;
+      const reads = { pages: 0 };
+      const store: DiscoveredStore = {
+        ...base,
+        shared: {
+          ...space,
+          get: (key) => {
+            if (/:m\d:\d+$/.test(key)) reads.pages++;
+            return space.get(key);
+          },
+        },
+      };
+      return { store, reads };
+    };
+    const alone = counted(unshared(store));
+    const own = await rankings(layerOn(alone.store, small));
+    expect(own[0]).toEqual(['get_forecast']);
+    // Two lanes, each filling its last page and holding up to one closed page before it: the layer alone reads them
+    // all (its searches at once wait for one reading).
+    const heads = await Promise.all([0, 1].map((lane) => store.shared?.get(`learn:default:m${lane}`)));
+    const spans = heads.map((head) => {
+      const { first = 0, last = 0 } = (head ?? {}) as { first?: number; last?: number };
+      return last - first + 1;
+    });
+    expect(spans.some((pages) => pages > 1)).toBe(true);
+    expect(alone.reads.pages).toBe(spans.reduce((sum, pages) => sum + pages, 0));
+    expect(await rankings(layerOn(store, small))).toEqual(own);
+    // A layer after it reads the two pages being filled; the closed ones are the isolate's already.
+    const second = counted(store);
+    expect(await rankings(layerOn(second.store, small))).toEqual(own);
+    expect(second.reads.pages).toBe(2);
+  });
+
   it('never answers from requests a clear removed once a layer reads again, even when page 0 fills anew', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
