@@ -114,6 +114,16 @@ describe('a memory index shared by the layers of one storage', () => {
     expect(second.reads.pages).toBe(2);
   });
 
+  it('answers alike when layers of one storage read and index at the same time', async () => {
+    const store = createMemoryStore();
+    await feed(layerOn(store));
+    const alone = await rankings(layerOn(unshared(store)));
+    // Four fresh layers' first searches at once: each brings the shared index to what it read, with no await between,
+    // so none votes on a half-loaded one.
+    const together = await Promise.all(Array.from({ length: 4 }, () => rankings(layerOn(store))));
+    for (const ranked of together) expect(ranked).toEqual(alone);
+  });
+
   it('never answers from requests a clear removed once a layer reads again, even when page 0 fills anew', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
