@@ -110,6 +110,20 @@ describe('the values read lately, shared by the layers of one storage', () => {
     }
   });
 
+  it('reads each value once for layers whose first searches run at once', async () => {
+    const store = createMemoryStore();
+    await feed(layerOn(store));
+    vi.setSystemTime(Date.now() + 5_001);
+    const alone = counted(unshared(store));
+    const own = await rankings(layerOn(alone.store));
+    vi.setSystemTime(Date.now() + 5_001);
+    // Four requests' layers at once: together they read what one layer alone reads, and each ranks as it does.
+    const together = counted(store);
+    const ranked = await Promise.all(Array.from({ length: 4 }, () => rankings(layerOn(together.store))));
+    for (const each of ranked) expect(each).toEqual(own);
+    expect(together.reads.n).toBe(alone.reads.n);
+  });
+
   it('keeps a bounded number of values per storage, the oldest going first', async () => {
     const store = createMemoryStore();
     const search = (scope: string) =>
