@@ -71,8 +71,9 @@ export function createLearner(
 ): Learner {
   const shared = guardShared(store, guard);
   const { scope } = options;
-  // One cache of the values read or written lately serves the table, the memory of past requests and the writes.
-  const space = createSpaceCache(shared);
+  // One cache of the values read or written lately (the isolate's, for a store with a storage identity, apart per
+  // half-life: see space-cache.ts) serves the table, the memory of past requests and the writes.
+  const space = createSpaceCache(shared, options.halfLife);
   const terms = createQueryTerms();
   const table = createTableReader(scope, space, terms);
   const requests = createRequestMemory(scope, options.memoryBytes, space, options.setWeight > 0);
@@ -133,15 +134,16 @@ export function createLearner(
     },
 
     async forget(which = scope) {
-      if (which === scope) {
-        await writer.drop();
-        space.clear();
-      }
+      if (which === scope) await writer.drop();
+      // The scope's values, which other layers of the storage may hold too (the space's cache is the isolate's).
+      space.clear(which);
       await Promise.all([
         ...clockKeys(which).map((key) => shared.delete(key)),
         ...Array.from({ length: SHARDS }, (_, i) => shared.delete(shardKey(which, i))),
         requests.forget(which),
       ]);
+      // Dropped again: another layer may have read the values being deleted meanwhile.
+      space.clear(which);
       if (which === scope) requests.clear();
     },
 

@@ -1,6 +1,16 @@
 // The learner's way to the shared space: the guard, behind a cache of the values read or written lately, so a
 // search within REFRESH_MS of the last read of a key (the head, a shard, a memory page) reads none again.
+//
+// The cache is the isolate's, shared by every layer whose store gives the same storage identity
+// (SharedSpace.identity): a Worker builds a store and a layer per request, and without this each request's first
+// search would read every head and shard again. A store without identity gives its layer a cache of its own. Nothing
+// crosses identities, and the keys carry their scope. The values are shared objects: no reader or writer changes one
+// in place (readShard, readMemoryHead and pageEntries only read; addToShard, addToSlot and appendToPage copy). What a
+// layer derives from a shared value and keeps by it must depend on nothing but the value and the key of the cache:
+// score.ts keeps each term entry's votes, faded with the layer's half-life, by the entry object, so layers of other
+// half-lives keep caches apart (`partition`).
 import type { GuardedShared } from '../core/shared-guard.ts';
+import { scopeKey } from './scope-key.ts';
 
 type Warn = (message: string) => void;
 
@@ -16,18 +26,51 @@ export interface SpaceAccess {
 /** The space's access as the learner holds it: `fresh` takes the time when a caller checks many keys at once. */
 export interface SpaceCache extends SpaceAccess {
   fresh(key: string, now?: number): { value: unknown } | undefined;
-  /** Forgets every value read or written. */
-  clear(): void;
+  /** Forgets the values read or written: of one scope's keys, or (no scope: the store was cleared) all. */
+  clear(scope?: string): void;
 }
 
 /** How long a head or shard read from the store is used before it is read again. */
 const REFRESH_MS = 5000;
 
-/** Creates the cache in front of a scope's shared space. */
-export function createSpaceCache(shared: GuardedShared): SpaceCache {
-  const cache = new Map<string, { value: unknown; at: number }>();
+/**
+ * Values kept per storage identity (and partition) at most, the oldest going first. A value is of no use REFRESH_MS after it was read
+ * or written, however often it was used since, so the order it was kept in is the order it expires in.
+ */
+const KEPT_PER_STORAGE = 1024;
+
+interface Kept {
+  readonly values: Map<string, { value: unknown; at: number }>;
+  /** Counts the clears: a read begun before one does not keep what it read. */
+  clears: number;
+}
+
+/** Per storage identity, its caches by partition (the half-life of the layers sharing one). */
+const isolate = /* @__PURE__ */ new WeakMap<object, Map<number, Kept>>();
+
+/**
+ * Creates the cache in front of a scope's shared space: the isolate's for the store's storage identity and
+ * `partition`, if the store gives an identity; else the layer's own.
+ */
+export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCache {
+  const { identity } = shared;
+  let partitions = identity && isolate.get(identity);
+  if (identity && !partitions) {
+    partitions = new Map();
+    isolate.set(identity, partitions);
+  }
+  const kept: Kept = partitions?.get(partition) ?? { values: new Map(), clears: 0 };
+  partitions?.set(partition, kept);
+  const cache = kept.values;
   const keep = (key: string, value: unknown) => {
-    cache.set(key, { value, at: Date.now() });
+    const now = Date.now();
+    cache.delete(key);
+    cache.set(key, { value, at: now });
+    // Kept in the order they were kept: the expired ones are at the front, and the oldest go past the bound.
+    for (const [first, { at }] of cache) {
+      if (now - at < REFRESH_MS && cache.size <= KEPT_PER_STORAGE) break;
+      cache.delete(first);
+    }
   };
   /** A value read or written within REFRESH_MS, boxed (a missing key is undefined inside). */
   const fresh = (key: string, now = Date.now()): { value: unknown } | undefined => {
@@ -37,9 +80,25 @@ export function createSpaceCache(shared: GuardedShared): SpaceCache {
   async function read(key: string, warn: Warn): Promise<unknown> {
     const hit = fresh(key);
     if (hit) return hit.value;
+    const started = Date.now();
+    const clears = kept.clears;
     const value = await shared.get(key, warn);
-    keep(key, value);
+    // Another layer kept the key meanwhile (a write, a read begun later): that value is as new as this one.
+    const meanwhile = cache.get(key);
+    if (meanwhile && meanwhile.at >= started) return meanwhile.value;
+    if (kept.clears === clears) keep(key, value);
     return value;
   }
-  return { shared, read, keep, fresh, clear: () => cache.clear() };
+  /** Forgets, in every partition of the storage (the store's values are the same for all). */
+  function clear(scope?: string) {
+    // The scope's keys: its old head is the bare `learn:<scope>`, every other key goes on with ':' (scope-key.ts).
+    const base = scope === undefined ? undefined : scopeKey(scope);
+    for (const each of partitions?.values() ?? [kept]) {
+      each.clears++;
+      if (base === undefined) each.values.clear();
+      else
+        for (const key of each.values.keys()) if (key === base || key.startsWith(`${base}:`)) each.values.delete(key);
+    }
+  }
+  return { shared, read, keep, fresh, clear };
 }

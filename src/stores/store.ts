@@ -28,8 +28,9 @@ export interface SharedSpace {
   /**
    * The same object (`===`) for every store instance over the same storage and key prefix in this isolate or process,
    * and a different one otherwise. Layers whose stores give the same identity share what they build from the shared
-   * space (the memory of past requests, indexed), so a store built per request does not rebuild it. Optional: a store
-   * without one shares nothing.
+   * space (the memory of past requests, indexed) and the values they read or wrote in the last 5 seconds, so a store
+   * built per request neither rebuilds the index nor reads those again: give one identity only to stores over the very
+   * same keys. Optional: a store without one shares nothing.
    */
   readonly identity?: object;
 }

@@ -9,7 +9,7 @@ import {
   type SearchResult,
   type ToolSearch,
 } from 'tool-search-layer';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { catalogue, names } from './fixtures.ts';
 import { asked, swapped, taught, turn, unshared } from './learn-share-fixtures.ts';
 
@@ -35,7 +35,19 @@ const rankings = async (layer: ToolSearch): Promise<string[][]> =>
 const layerOn = (store: DiscoveredStore, learn: object = memoryOnly) =>
   createToolSearch({ learn, store, logger: quiet });
 
+/** Moves the clock past the window in which layers of one storage answer from the values read lately. */
+const afterWindow = () => vi.setSystemTime(Date.now() + 5_001);
+
 describe('a memory index shared by the layers of one storage', () => {
+  // The layers of one storage also share the values read lately: a test whose layer must read the store itself waits
+  // out that window on a faked clock.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('gives a new layer the ranking of one that built its own, without indexing the pages again', async () => {
     const store = createMemoryStore();
     await feed(layerOn(store));
@@ -46,6 +58,7 @@ describe('a memory index shared by the layers of one storage', () => {
     // Served pages whose tool names were swapped behind the same tags: a layer indexing them (no identity) follows
     // the swap; a layer sharing the built index (same identity) reads them, trusts their tags, and does not.
     expect((await rankings(layerOn(swapped(store, false))))[0]).toEqual(['calculator']);
+    afterWindow();
     expect(await rankings(layerOn(swapped(store, true)))).toEqual(first);
   });
 
@@ -55,6 +68,7 @@ describe('a memory index shared by the layers of one storage', () => {
     await rankings(layerOn(store));
     // A page that grew (new content, same tag) is read and indexed again: the swap shows through.
     await feed(layerOn(store), 'again');
+    afterWindow();
     expect((await rankings(layerOn(swapped(store, true)))).flat()).toContain('calculator');
     // Another scope, another store, other settings: nothing is shared.
     const unlearned = await rankings(createToolSearch({ store: createMemoryStore(), logger: quiet }));
@@ -63,6 +77,7 @@ describe('a memory index shared by the layers of one storage', () => {
     // The same store and scope without the tool sets: an index of its own, built from the pages as served.
     const sets = await rankings(layerOn(store));
     const noSets = { ...memoryOnly, setWeight: 0 };
+    afterWindow();
     expect((await rankings(layerOn(swapped(store, true), noSets)))[0]).toEqual(['calculator']);
     expect(await rankings(layerOn(store))).toEqual(sets);
   });
@@ -108,10 +123,15 @@ describe('a memory index shared by the layers of one storage', () => {
     expect(spans.some((pages) => pages > 1)).toBe(true);
     expect(alone.reads.pages).toBe(spans.reduce((sum, pages) => sum + pages, 0));
     expect(await rankings(layerOn(store, small))).toEqual(own);
-    // A layer after it reads the two pages being filled; the closed ones are the isolate's already.
+    // A layer after it, within the window, reads no page: the values read lately are the isolate's.
     const second = counted(store);
     expect(await rankings(layerOn(second.store, small))).toEqual(own);
-    expect(second.reads.pages).toBe(2);
+    expect(second.reads.pages).toBe(0);
+    // Past the window, a layer reads the two pages being filled; the closed ones are the isolate's index's already.
+    afterWindow();
+    const third = counted(store);
+    expect(await rankings(layerOn(third.store, small))).toEqual(own);
+    expect(third.reads.pages).toBe(2);
   });
 
   it('answers alike when layers of one storage read and index at the same time', async () => {
@@ -173,7 +193,9 @@ describe('a memory index shared by the layers of one storage', () => {
         });
       }
     }
+    afterWindow();
     expect(await rankings(layerOn(store))).toEqual(tagged);
+    afterWindow();
     // Untagged pages are not trusted across layers: the swap shows through.
     expect((await rankings(layerOn(swapped(store, true))))[0]).toEqual(['calculator']);
   });

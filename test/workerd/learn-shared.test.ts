@@ -7,7 +7,7 @@ import { createKvStore } from 'tool-search-layer/cloudflare-kv';
 import { createDurableObjectStore } from 'tool-search-layer/durable-object';
 import { describe, expect, it } from 'vitest';
 import { catalogue, names } from '../core/fixtures.ts';
-import { asked, swapped, taught, turn } from '../core/learn-share-fixtures.ts';
+import { asked, swapped, taught, turn, unshared } from '../core/learn-share-fixtures.ts';
 import { freshPrefix, realKv, requestContext } from './harness.ts';
 
 const tools = [...catalogue];
@@ -49,6 +49,47 @@ describe('a memory index shared by the requests of one isolate', () => {
     const other = createKvStore({ namespace: realKv, prefix: freshPrefix() });
     const unlearned = await rankings(createToolSearch({ store: other, logger: quiet }));
     expect(await rankings(layerOn(other))).toEqual(unlearned);
+  });
+
+  it('over one KV binding and prefix: a request’s first search reads nothing within the window; another prefix does', async () => {
+    const prefix = freshPrefix();
+    /** A request's store, its shared reads counted (the store's identity kept). */
+    const request = (at = prefix) => {
+      const context = requestContext();
+      const store = createKvStore({ namespace: realKv, prefix: at, waitUntil: context.waitUntil });
+      const space = store.shared as NonNullable<DiscoveredStore['shared']>;
+      const reads = { n: 0 };
+      const counted: DiscoveredStore = {
+        ...store,
+        shared: {
+          ...space,
+          get: (key) => {
+            reads.n++;
+            return space.get(key);
+          },
+        },
+      };
+      return { context, store: counted, reads };
+    };
+    const writer = request();
+    const layer = createToolSearch({ learn: true, store: writer.store, logger: quiet });
+    await feed(layer);
+    await writer.context.settle();
+    // A layer alone (its store without identity) reads the store itself: the ranking to match.
+    const alone = request();
+    const ranked = await rankings(createToolSearch({ learn: true, store: unshared(alone.store), logger: quiet }));
+    expect(ranked[0]).toEqual(['get_forecast']);
+    expect(alone.reads.n).toBeGreaterThan(0);
+    const first = request();
+    expect(await rankings(createToolSearch({ learn: true, store: first.store, logger: quiet }))).toEqual(ranked);
+    // The next request's store and layer: its first search answers from the values the isolate read lately.
+    const next = request();
+    expect(await rankings(createToolSearch({ learn: true, store: next.store, logger: quiet }))).toEqual(ranked);
+    expect(next.reads.n).toBe(0);
+    // Another prefix of the same binding shares none of them.
+    const other = request(freshPrefix());
+    await rankings(createToolSearch({ learn: true, store: other.store, logger: quiet }));
+    expect(other.reads.n).toBeGreaterThan(0);
   });
 
   it('over one Durable Object’s storage, request after request', async () => {
