@@ -13,7 +13,7 @@ import type { Remembered } from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
 import { createQueryTerms, rememberRecent } from './query-terms.ts';
 import { createRequestMemory } from './requests.ts';
-import { desiredCredit, memoryDelta, sessionDelta } from './session.ts';
+import { desiredCredit, sessionLearning } from './session.ts';
 import { readUnits } from './signal.ts';
 import { createSpaceCache } from './space-cache.ts';
 import { fade, readShard, SHARDS, type Shard, shardKey } from './table.ts';
@@ -75,7 +75,6 @@ export function createLearner(
   // half-life: see space-cache.ts) serves the table, the memory of past requests and the writes.
   const space = createSpaceCache(shared, options.halfLife);
   const terms = createQueryTerms();
-  const { termsOf } = terms;
   const table = createTableReader(scope, space, terms);
   const requests = createRequestMemory(scope, options.memoryBytes, space, options.setWeight > 0);
   const writer = createCreditWriter(scope, options, space, table, requests);
@@ -88,17 +87,16 @@ export function createLearner(
       if (units.length === 0) return nothing;
       const signature = units.map((unit) => `${unit.query}\u0000${unit.tools.join('\u0001')}`).join('\u0002');
       if (credited.get(sessionId) === signature) return nothing;
-      const desired = desiredCredit(units, termsOf);
-      let delta: ReturnType<typeof sessionDelta>['delta'];
+      const desired = desiredCredit(units, terms);
+      const memory = options.memoryBytes === 0 ? undefined : { units, session: sessionHash(sessionId), queries: terms };
+      let delta: ReturnType<typeof sessionLearning>['delta'];
       let requests: Remembered[] = [];
       return {
         apply(record) {
-          const change = sessionDelta(record, desired);
+          const change = sessionLearning(record, desired, memory);
           delta = change.delta;
-          if (options.memoryBytes === 0) return change.record;
-          const remembered = memoryDelta(change.record, units, sessionHash(sessionId), termsOf);
-          requests = remembered.requests;
-          return remembered.record;
+          requests = change.requests;
+          return change.record;
         },
         commit(warn, now) {
           rememberRecent(credited, sessionId, signature, SESSIONS_KEPT);
