@@ -41,6 +41,11 @@ const KEPT_PER_STORAGE = 1024;
 
 interface Kept {
   readonly values: Map<string, { value: unknown; at: number }>;
+  /**
+   * The reads under way, by key: layers asking for a key at once (a Worker's requests arriving together) read it once,
+   * through the guard of the layer that asked first (a failure is that layer's to warn of).
+   */
+  readonly reading: Map<string, Promise<unknown>>;
   /** Counts the clears: a read begun before one does not keep what it read. */
   clears: number;
 }
@@ -59,7 +64,7 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     partitions = new Map();
     isolate.set(identity, partitions);
   }
-  const kept: Kept = partitions?.get(partition) ?? { values: new Map(), clears: 0 };
+  const kept: Kept = partitions?.get(partition) ?? { values: new Map(), reading: new Map(), clears: 0 };
   partitions?.set(partition, kept);
   const cache = kept.values;
   const keep = (key: string, value: unknown) => {
@@ -77,9 +82,19 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     const hit = cache.get(key);
     return hit && now - hit.at < REFRESH_MS ? hit : undefined;
   };
-  async function read(key: string, warn: Warn): Promise<unknown> {
+  function read(key: string, warn: Warn): Promise<unknown> {
     const hit = fresh(key);
-    if (hit) return hit.value;
+    if (hit) return Promise.resolve(hit.value);
+    let reading = kept.reading.get(key);
+    if (!reading) {
+      reading = readAnew(key, warn).finally(() => {
+        if (kept.reading.get(key) === reading) kept.reading.delete(key);
+      });
+      kept.reading.set(key, reading);
+    }
+    return reading;
+  }
+  async function readAnew(key: string, warn: Warn): Promise<unknown> {
     const started = Date.now();
     const clears = kept.clears;
     const value = await shared.get(key, warn);
@@ -95,6 +110,8 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     const base = scope === undefined ? undefined : scopeKey(scope);
     for (const each of partitions?.values() ?? [kept]) {
       each.clears++;
+      // A read begun before the clear may answer from before it: a search asking after the clear reads anew.
+      each.reading.clear();
       if (base === undefined) each.values.clear();
       else
         for (const key of each.values.keys()) if (key === base || key.startsWith(`${base}:`)) each.values.delete(key);

@@ -110,6 +110,41 @@ describe('the values read lately, shared by the layers of one storage', () => {
     }
   });
 
+  it('reads each value once for layers whose first searches run at once', async () => {
+    const store = createMemoryStore();
+    await feed(layerOn(store));
+    vi.setSystemTime(Date.now() + 5_001);
+    const alone = counted(unshared(store));
+    const own = await rankings(layerOn(alone.store));
+    vi.setSystemTime(Date.now() + 5_001);
+    // Four requests' layers at once: together they read what one layer alone reads, and each ranks as it does.
+    const together = counted(store);
+    const ranked = await Promise.all(Array.from({ length: 4 }, () => rankings(layerOn(together.store))));
+    for (const each of ranked) expect(each).toEqual(own);
+    expect(together.reads.n).toBe(alone.reads.n);
+  });
+
+  it('keeps a bounded number of values per storage, the oldest going first', async () => {
+    const store = createMemoryStore();
+    const search = (scope: string) =>
+      layerOn(store, { scope }).search({ sessionId: 'ask', tools }, { query: 'umbrella tomorrow lisbon' });
+    // Each scope's first search reads its clock, a shard per term, and its memory's heads and pages: 200 scopes read
+    // more values than the isolate keeps for one storage, all within the window (the clock stands still).
+    for (let i = 0; i < 200; i++) await search(`s${i}`);
+    const last = counted(store);
+    await layerOn(last.store, { scope: 's199' }).search(
+      { sessionId: 'ask', tools },
+      { query: 'umbrella tomorrow lisbon' },
+    );
+    expect(last.reads.n).toBe(0);
+    const first = counted(store);
+    await layerOn(first.store, { scope: 's0' }).search(
+      { sessionId: 'ask', tools },
+      { query: 'umbrella tomorrow lisbon' },
+    );
+    expect(first.reads.n).toBeGreaterThan(0);
+  });
+
   it('drops only the forgotten scope’s values', async () => {
     const store = createMemoryStore();
     const a = layerOn(store, { scope: 'a' });
