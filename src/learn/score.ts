@@ -25,7 +25,9 @@ interface Resolved {
   readonly idf: number;
   readonly ids: Int32Array;
   readonly adds: Float64Array;
+  /** The clock and the half-life the adds were computed at (layers of one store may fade by different half-lives). */
   u: number;
+  halfLife: number;
 }
 
 // Per stored entry (a new array whenever a commit changes the term): searches resolve it once per catalogue.
@@ -44,10 +46,10 @@ function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number
     const ids = new Int32Array(postings.length);
     for (let i = 0; i < postings.length; i++) ids[i] = catalogue.byName.get((postings[i] as Posting)[0]) ?? -1;
     const idf = idfIn(catalogue.index as BuiltIndex, term);
-    known = { catalogue, idf, ids, adds: new Float64Array(postings.length), u: Number.NaN };
+    known = { catalogue, idf, ids, adds: new Float64Array(postings.length), u: Number.NaN, halfLife };
     resolved.set(entry, known);
   }
-  if (known.u !== u) {
+  if (known.u !== u || known.halfLife !== halfLife) {
     const [searched, touched] = entry;
     const n = searched * fade(u, touched, halfLife);
     // Postings committed together share their clock: their fade is computed once.
@@ -66,6 +68,7 @@ function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number
       known.adds[i] = known.idf * (((c * left) / (n + 2)) * (sessions / (sessions + 2)));
     }
     known.u = u;
+    known.halfLife = halfLife;
   }
   return known;
 }
