@@ -10,9 +10,10 @@
 // A tree is a checkout's root (default: this one); `--dist` imports its built `dist/index.js` instead of `src/`.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Message, Tool } from '../src/base/types.ts';
+import type { Tool } from '../src/base/types.ts';
 import type * as Library from '../src/index.ts';
 import { loadSet } from './data.ts';
+import { history } from './learn.ts';
 import { median } from './stats.ts';
 
 const args = process.argv.slice(2);
@@ -24,17 +25,6 @@ if (trees.length === 0) trees.push(resolve(import.meta.dirname, '..'));
 if (!(rounds >= 1) || trees.length > 2) {
   console.error('usage: npx tsx bench/learn-ab.ts [--rounds N] [--commit] [--dist] [treeA] [treeB]');
   process.exit(2);
-}
-
-/** A fed session's history, as bench/learn.ts feeds: the request, a search with its result, two tools called. */
-function history(query: string, found: readonly string[]): Message[] {
-  return [
-    { role: 'user', content: query },
-    { role: 'assistant', toolCalls: [{ id: 's', name: 'search_tools', arguments: JSON.stringify({ query }) }] },
-    { role: 'tool', toolCallId: 's', content: JSON.stringify({ tools: found.map((name) => ({ name })) }) },
-    { role: 'assistant', toolCalls: found.slice(0, 2).map((name, i) => ({ id: `c${i}`, name, arguments: '{}' })) },
-    ...found.slice(0, 2).map((_, i): Message => ({ role: 'tool', toolCallId: `c${i}`, content: 'ok' })),
-  ];
 }
 
 type Layer = ReturnType<typeof Library.createToolSearch>;

@@ -23,7 +23,7 @@ const pts = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`;
 const ms = (x: number): string => `${x.toFixed(3)} ms`;
 
 /** A fed session's history: the request, a search with its result, two tools called with results. */
-function history(query: string, found: readonly string[]): Message[] {
+export function history(query: string, found: readonly string[]): Message[] {
   return [
     { role: 'user', content: query },
     { role: 'assistant', toolCalls: [{ id: 's', name: 'search_tools', arguments: JSON.stringify({ query }) }] },

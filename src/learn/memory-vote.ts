@@ -1,6 +1,7 @@
 // The memory's vote: a new search finds the most similar remembered requests (BM25 over their hashed terms, as the
 // ranker scores tools) and lets them vote for their tools and for the whole sets they used together, but only when they
 // are similar enough to agree on something, and only as loudly as the memory's own record says it is right.
+import { keepFirst } from './first-few.ts';
 import { type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
 import type { Remembered } from './memory-pages.ts';
 import { createSimilar } from './memory-similar.ts';
@@ -36,17 +37,10 @@ const bySample = (a: Sampled, b: Sampled): number => a.rank - b.rank || a.key - 
 
 /** The SAMPLES entries with tools first by sampleRank (ties: the smaller key, then the lower id), in that order. */
 function calibrationSample(entries: readonly (Entry | undefined)[]): Sampled[] {
-  // Kept in order as the entries are read: a sort of every entry would cost a large memory's first search more.
   const best: Sampled[] = [];
-  for (const entry of entries) {
-    if (!entry || entry.tools.length === 0) continue;
-    const next = { entry, rank: sampleRank(entry), key: keyOf(entry) };
-    if (best.length === SAMPLES && !(bySample(next, best[SAMPLES - 1] as Sampled) < 0)) continue;
-    let i = best.length;
-    while (i > 0 && bySample(best[i - 1] as Sampled, next) > 0) i--;
-    best.splice(i, 0, next);
-    if (best.length > SAMPLES) best.pop();
-  }
+  for (const entry of entries)
+    if (entry && entry.tools.length > 0)
+      keepFirst(best, { entry, rank: sampleRank(entry), key: keyOf(entry) }, SAMPLES, bySample);
   return best;
 }
 

@@ -2,6 +2,7 @@
 // hashed terms: a centroid classifier over the sets) and votes for every tool of its three nearest sets backed by
 // enough sessions, the nearest first, so a request that needs two or three tools gets them all at once; as loudly as
 // the sets' own record (their requests judged without their own sessions) says they are right.
+import { keepFirst } from './first-few.ts';
 import type { Entry, MemoryEntries } from './memory-entries.ts';
 import { sampleRank } from './memory-vote.ts';
 import { buildPairs } from './set-pairs.ts';
@@ -184,16 +185,15 @@ const bySample = (a: Sampled, b: Sampled): number =>
 
 /** The SAMPLES live requests with tools and terms first by sampleRank (ties: session, then turn), in that order. */
 function judgeSample(s: MemoryEntries): Sampled[] {
-  // Kept in order as the entries are read: a sort of every entry would cost a large memory's first search more.
   const best: Sampled[] = [];
   for (const [id, entry] of s.entries.entries()) {
     if (!entry || entry.tools.length === 0 || entry.terms.length === 0) continue;
-    const next = { entry, key: s.setKeys[s.setOf[id] as number] as string, rank: sampleRank(entry) };
-    if (best.length === SAMPLES && !(bySample(next, best[SAMPLES - 1] as Sampled) < 0)) continue;
-    let i = best.length;
-    while (i > 0 && bySample(best[i - 1] as Sampled, next) > 0) i--;
-    best.splice(i, 0, next);
-    if (best.length > SAMPLES) best.pop();
+    keepFirst(
+      best,
+      { entry, key: s.setKeys[s.setOf[id] as number] as string, rank: sampleRank(entry) },
+      SAMPLES,
+      bySample,
+    );
   }
   return best;
 }
