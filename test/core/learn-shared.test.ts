@@ -134,6 +134,38 @@ describe('a memory index shared by the layers of one storage', () => {
     expect(third.reads.pages).toBe(2);
   });
 
+  it('keeps four scopes per storage, a fifth evicting the least recently used, which rebuilds from the store', async () => {
+    const store = createMemoryStore();
+    const scopes = ['a', 'b', 'c', 'd', 'e'];
+    const of = (scope: string) => ({ ...memoryOnly, scope });
+    for (const scope of scopes) await feed(layerOn(store, of(scope)), scope);
+    const alone = await rankings(layerOn(unshared(store), of('a')));
+    expect(alone[0]).toEqual(['get_forecast']);
+    /**
+     * Whether the isolate holds the scope's index: a layer over the store served with swapped tool names (tags kept)
+     * ranks as taught only when it trusts an index built before; one rebuilding from the store follows the swap.
+     */
+    const held = async (scope: string) => {
+      afterWindow();
+      const ranked = await rankings(layerOn(swapped(store, true), of(scope)));
+      // Read from the swapped store: past the window, no later layer answers from those values.
+      afterWindow();
+      if (ranked[0]?.[0] === 'calculator') return false;
+      expect(ranked).toEqual(alone);
+      return true;
+    };
+    // Four scopes indexed, the first the least recently used; using it again makes the second so.
+    for (const scope of ['a', 'b', 'c', 'd']) expect(await rankings(layerOn(store, of(scope)))).toEqual(alone);
+    expect(await held('a')).toBe(true);
+    // A fifth scope's layer evicts the second: its next layer rebuilds from the store (and evicts the third).
+    expect(await rankings(layerOn(store, of('e')))).toEqual(alone);
+    expect(await held('b')).toBe(false);
+    for (const scope of ['d', 'a', 'e']) expect(await held(scope)).toBe(true);
+    // An evicted scope's next layer ranks exactly like a layer alone, rebuilding its index from the store.
+    expect(await rankings(layerOn(store, of('c')))).toEqual(await rankings(layerOn(unshared(store), of('c'))));
+    expect(await rankings(layerOn(store, of('c')))).toEqual(alone);
+  });
+
   it('answers alike when layers of one storage read and index at the same time', async () => {
     const store = createMemoryStore();
     await feed(layerOn(store));
