@@ -3,10 +3,13 @@
 // built from every page: what every request paid before layers shared it) against one of the same identity (a warm
 // index in the isolate: the pages read, none indexed again), and of the same identity within 5 s of the last request
 // (the isolate's values read lately warm too: nothing read). The warm index alone is taken with the clock moved past
-// the 5 s window. Stores read values as JSON text, as KV returns them, and count their reads.
+// the 5 s window. The layers' stores keep their shared values in the KV store over a namespace that serves JSON
+// texts from one map (as KV returns them), and count its reads.
 // Interleaved rounds, medians. Run: npx tsx bench/learn-shared.ts [rounds]
 import type { Message, Tool } from '../src/base/types.ts';
 import { createToolSearch } from '../src/index.ts';
+import { createKvStore, type KvNamespaceLike } from '../src/stores/cloudflare-kv.ts';
+import { sharedKey } from '../src/stores/keys.ts';
 import type { DiscoveredStore, SharedSpace } from '../src/stores/store.ts';
 import { loadSet } from './data.ts';
 import { median, timeMs } from './stats.ts';
@@ -32,11 +35,29 @@ const passWindow = () => {
 // Reads of the shared space by the last request's layer.
 let reads = 0;
 
-/** A store instance over one map of JSON texts (the storage), giving `identity` as its storage identity. */
+/** A KV namespace binding over one map of JSON texts (the storage): one binding object per isolate. */
+function namespaceOver(texts: Map<string, string>): KvNamespaceLike {
+  return {
+    async get(key) {
+      if (key.includes(':x:')) reads++;
+      return texts.get(key) ?? null;
+    },
+    async put(key, value) {
+      texts.set(key, value);
+    },
+    async delete(key) {
+      texts.delete(key);
+    },
+    async list() {
+      return { keys: [] };
+    },
+  };
+}
+
+/** The feeder's store over one map of JSON texts, giving `identity` as its storage identity. */
 function storeOver(data: Map<string, string>, identity: object): DiscoveredStore {
   const space = (prefix: string): SharedSpace & { identity: object } => ({
     async get(key) {
-      if (prefix === 'x:') reads++;
       const text = data.get(prefix + key);
       return text === undefined ? undefined : JSON.parse(text);
     },
@@ -72,25 +93,31 @@ const set = loadSet('metatool');
 const tools = set.tools as unknown as Tool[];
 const quiet = { warn() {} };
 const data = new Map<string, string>();
-const warm = {};
 const feeder = createToolSearch({ learn: true, store: storeOver(data, {}), logger: quiet });
 for (const [i, q] of set.queries.entries())
   await feeder.prepare({ sessionId: `feed-${i}`, tools, messages: history(q.query, q.relevant) });
 await feeder.flush();
 const asked = set.queries.map((q) => q.query);
+// What the feeder wrote, as the KV store keeps shared values (under its prefix and epoch, with the marks of writes).
+const texts = new Map<string, string>();
+for (const [key, text] of data)
+  if (key.startsWith('x:')) texts.set(await sharedKey('tsl:0:', key.slice(2), 512), `{"w":[],"v":${text}}`);
+const warm = namespaceOver(texts);
 
 /** One request: a new store instance and layer, and its first search (learning off when `sets` is undefined). */
-const firstSearch = (identity: object, sets: boolean | undefined, k: number) => {
+const firstSearch = (namespace: KvNamespaceLike, sets: boolean | undefined, k: number) => {
   reads = 0;
   const learn = sets === undefined ? undefined : sets ? true : { setWeight: 0 };
-  const layer = createToolSearch({ ...(learn ? { learn } : {}), store: storeOver(data, identity), logger: quiet });
+  // A request's store: its sessions in the map as before, its shared values in KV (the binding: the storage identity).
+  const store = { ...storeOver(data, {}), shared: createKvStore({ namespace }).shared as SharedSpace };
+  const layer = createToolSearch({ ...(learn ? { learn } : {}), store, logger: quiet });
   return timeMs(() => layer.search({ sessionId: 'ask', tools }, { query: asked[k % asked.length] as string }));
 };
 
 // Learning off: the catalogue's own index, built by every fresh layer's first search.
 await firstSearch(warm, undefined, 0);
 const offTimes: number[] = [];
-for (let r = 0; r < rounds; r++) offTimes.push(await firstSearch({}, undefined, r));
+for (let r = 0; r < rounds; r++) offTimes.push(await firstSearch(namespaceOver(texts), undefined, r));
 const off = median(offTimes);
 const results: string[] = [`learning off: first search ${off.toFixed(1)} ms`];
 for (const sets of [true, false]) {
@@ -101,7 +128,7 @@ for (const sets of [true, false]) {
   const cached: number[] = [];
   const readCounts = { index: 0, cached: 0 };
   for (let r = 0; r < rounds; r++) {
-    cold.push(await firstSearch({}, sets, r));
+    cold.push(await firstSearch(namespaceOver(texts), sets, r));
     passWindow();
     shared.push(await firstSearch(warm, sets, r));
     readCounts.index = Math.max(readCounts.index, reads);

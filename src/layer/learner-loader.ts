@@ -4,6 +4,19 @@ import type { Learner } from '../learn/learner.ts';
 import type { ResolvedLearn } from '../learn/options.ts';
 import type { DiscoveredStore } from '../stores/store.ts';
 
+// The learner's module, imported once per isolate: a repeated import() of a loaded module still costs a resolution,
+// which a Worker building a layer per request would pay on every request's first search.
+let learnerModule: Promise<typeof import('../learn/learner.ts')> | undefined;
+
+const loadLearner = () => {
+  learnerModule ??= import('../learn/learner.ts').catch((error: unknown) => {
+    // A failed load (a chunk the network lost) is tried again by the next layer.
+    learnerModule = undefined;
+    throw error;
+  });
+  return learnerModule;
+};
+
 /** The layer's learner, imported and created when first asked for. */
 export function lazyLearner(
   options: ResolvedLearn,
@@ -12,7 +25,7 @@ export function lazyLearner(
 ): () => Promise<Learner> {
   let learner: Promise<Learner> | undefined;
   return () => {
-    learner ??= import('../learn/learner.ts').then((m) => m.createLearner(options, store, guard));
+    learner ??= loadLearner().then((m) => m.createLearner(options, store, guard));
     return learner;
   };
 }

@@ -83,7 +83,7 @@ export function kvSpace(options: KvSpaceOptions): KvSpace {
       const key = await keyOf(id);
       const queue = queueOf(queues, key);
       const at = Date.now();
-      const { value } = await keys.read(key);
+      const { value } = await keys.read(key, queue);
       know(queue, value, at);
       // Another call may have opened it while we read.
       known = mine.get(id) ?? { key, queue };

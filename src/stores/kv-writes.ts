@@ -34,10 +34,15 @@ export interface Queue {
   step?: Promise<void> | undefined;
   /** The freshest value this isolate knows of the key, and when it was read (or landed). */
   known?: { value: unknown; at: number };
+  /**
+   * The key as last read in a marked space (shared values, which no reader changes in place): a read that finds the
+   * same text gives the value parsed then, so the layers of an isolate reading an unchanged key parse it once.
+   */
+  parsed?: Read;
 }
 
 /** A key as read: its text, its value, and the marks of the writes it holds (marked spaces). */
-interface Read {
+export interface Read {
   text: string | null;
   value: unknown;
   marks: readonly string[];
@@ -62,7 +67,8 @@ export function know(queue: Queue, value: unknown, at: number): void {
 
 /** How a space reads and writes its keys. */
 export interface KvKeys {
-  read(key: string): Promise<Read>;
+  /** Reads a key; the read always reaches KV (another isolate may have written it), the parse only for new text. */
+  read(key: string, queue: Queue): Promise<Read>;
   /** Waits until an update has landed or was given up, taking a write in turn: each waiter drives in its own request. */
   until(id: string, key: string, queue: Queue, update: Update): Promise<void>;
 }
@@ -82,12 +88,14 @@ export interface KvKeysOptions {
 export function kvKeys(options: KvKeysOptions): KvKeys {
   const { namespace, putOptions, marked, verify, what } = options;
 
-  const read = async (key: string): Promise<Read> => {
+  const read = async (key: string, queue: Queue): Promise<Read> => {
     const text = await namespace.get(key);
     if (text === null) return { text, value: undefined, marks: [] };
+    if (queue.parsed?.text === text) return queue.parsed;
     const parsed = JSON.parse(text);
     if (!marked) return { text, value: parsed, marks: [] };
-    return { text, value: parsed?.v, marks: Array.isArray(parsed?.w) ? parsed.w : [] };
+    queue.parsed = { text, value: parsed?.v, marks: Array.isArray(parsed?.w) ? parsed.w : [] };
+    return queue.parsed;
   };
   /** Writes a value (undefined deletes) and returns the text KV now holds, null for none. */
   const write = async (key: string, value: unknown, marks: readonly string[]): Promise<string | null> => {
@@ -121,7 +129,7 @@ export function kvKeys(options: KvKeysOptions): KvKeys {
     const batch = queue.pending.slice();
     if (batch.length === 0) return;
     try {
-      const fresh = await read(key);
+      const fresh = await read(key, queue);
       // Only the updates the freshest value lacks (another writer may have rebased onto one of ours).
       const lacking = batch.slice(holds(fresh, batch));
       let landed = replay(lacking, fresh.value);
@@ -134,7 +142,7 @@ export function kvKeys(options: KvKeysOptions): KvKeys {
         if (verify) {
           await sleep(queue.wrote + WRITE_GAP_MS - Date.now());
           at = Date.now();
-          const seen = await read(key);
+          const seen = await read(key, queue);
           // Ours is still the value, or another writer's holds our updates: anything else means a racing write
           // replaced ours; the next step rebases onto it.
           const held = seen.text === text ? batch.length : holds(seen, batch);

@@ -69,6 +69,33 @@ describe('cloudflare-kv store', () => {
     expect(await createKvStore({ namespace: real, prefix }).get('s')).toEqual(['x', 'y']);
   });
 
+  it('reads a shared value from KV for every request, parsing its text again only when it changed', async () => {
+    const prefix = freshPrefix();
+    const namespace = faultyKv(real, kvNetwork(), 'a');
+    let reads = 0;
+    // One binding across the isolate's requests, as Workers gives it.
+    const binding = {
+      ...namespace,
+      get(key: string) {
+        if (key.endsWith('x:s:k')) reads++;
+        return namespace.get(key);
+      },
+    } as KVNamespace;
+    // Another isolate's writes, straight to KV.
+    const other = createKvStore({ namespace: real, prefix });
+    const request = () => createKvStore({ namespace: binding, prefix }).shared?.get('k');
+    await other.shared?.update('k', () => ({ n: 1 }));
+    const first = await request();
+    const second = await request();
+    expect(second).toEqual({ n: 1 });
+    // Read by both requests, parsed once: the same object, which no reader changes in place.
+    expect(reads).toBe(2);
+    expect(second).toBe(first);
+    await other.shared?.update('k', () => ({ n: 2 }));
+    expect(await request()).toEqual({ n: 2 });
+    expect(reads).toBe(3);
+  });
+
   it('keeps keys within 512 bytes and hostile ids apart', async () => {
     const prefix = freshPrefix();
     const ids = ['../x', 'a:b', '', 'x'.repeat(10_240), '__proto__', '\0', prefix, 'epoch', '\uD800', '\uFFFD'];
