@@ -6,6 +6,7 @@ import { type Backend, expiringSessions } from './durable-object-expiry.ts';
 import { clockSchema, ttlSchema } from './expiry.ts';
 import { storageIdentity } from './identity.ts';
 import { byteLength, prefixSchema, sessionKey, sharedKey } from './keys.ts';
+import { parsedTexts } from './parsed-texts.ts';
 import type { DiscoveredStore, RecordUpdate } from './store.ts';
 
 export type { DurableObjectStorageLike, StorageListOptions, SyncKvLike } from './cloudflare-types.ts';
@@ -66,9 +67,6 @@ const schema = v.strictObject(
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const encodeShared = (value: unknown) => (value === undefined ? undefined : encoder.encode(JSON.stringify(value)));
-const decodeShared = (stored: unknown) =>
-  stored instanceof Uint8Array ? JSON.parse(decoder.decode(stored)) : undefined;
 
 /** The synchronous key-value API of SQLite-backed objects, or undefined on key-value backed ones. */
 function syncApi(storage: DurableObjectStorageLike): SyncKvLike | undefined {
@@ -154,13 +152,22 @@ export function createDurableObjectStore(options: DurableObjectStoreOptions): Di
         });
 
   // A shared value is kept as its JSON in UTF-8: 100 KB of JSON (the contract's bound) can take twice that as a
-  // structured clone (two-byte strings, nine-byte numbers), past the key-value backend's 128 KiB a value.
+  // structured clone (two-byte strings, nine-byte numbers), past the key-value backend's 128 KiB a value. Its text
+  // is parsed again only when it changed (the isolate's parsed texts of this storage).
+  const texts = parsedTexts(storage);
+  const decodeShared = (key: string, stored: unknown) =>
+    stored instanceof Uint8Array ? texts.parse(key, decoder.decode(stored)) : undefined;
   async function updateShared(key: string, apply: RecordUpdate): Promise<unknown> {
     let after: unknown;
-    await change(await keyOfShared(key), (stored) => {
-      const current = decodeShared(stored);
+    const storageKey = await keyOfShared(key);
+    await change(storageKey, (stored) => {
+      const current = decodeShared(storageKey, stored);
       after = apply(current);
-      return after === current ? stored : encodeShared(after);
+      if (after === current) return stored;
+      if (after === undefined) return undefined;
+      const text = JSON.stringify(after);
+      texts.wrote(storageKey, text, after);
+      return encoder.encode(text);
     });
     return after;
   }
@@ -179,7 +186,10 @@ export function createDurableObjectStore(options: DurableObjectStoreOptions): Di
       }
     },
     shared: {
-      get: async (key) => decodeShared(await read(await keyOfShared(key))),
+      async get(key) {
+        const storageKey = await keyOfShared(key);
+        return decodeShared(storageKey, await read(storageKey));
+      },
       update: updateShared,
       async delete(key) {
         await storage.delete(await keyOfShared(key));

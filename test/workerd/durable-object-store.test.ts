@@ -68,6 +68,47 @@ for (const host of ['SQLITE_HOST', 'KEY_VALUE_HOST'] as const) {
       expect((stored.raw as Uint8Array).byteLength).toBe(bytes);
     });
 
+    it('reads a shared value for every request, parsing its text again only when it changed', async () => {
+      const stub = objectOf(host);
+      const request = () => inObject(stub, (storage) => sharedOf(createDurableObjectStore({ storage })).get('k'));
+      const write = (n: number) =>
+        inObject(stub, (storage) => sharedOf(createDurableObjectStore({ storage })).update('k', () => ({ n })));
+      await write(1);
+      const first = await request();
+      const second = await request();
+      expect(second).toEqual({ n: 1 });
+      // Parsed once for both requests: the same object, which no reader changes in place.
+      expect(second).toBe(first);
+      // Written behind the store's back (its parsed texts know nothing of it): the next read sees it.
+      await inObject(stub, async (storage) => {
+        const key = [...(await storage.list({ prefix: 'tsl:x:' })).keys()][0] as string;
+        const text = new TextEncoder().encode(JSON.stringify({ n: 2 }));
+        if (host === 'SQLITE_HOST') storage.kv.put(key, text);
+        else await storage.put(key, text);
+      });
+      expect(await request()).toEqual({ n: 2 });
+      await write(3);
+      expect(await request()).toEqual({ n: 3 });
+    });
+
+    it('keeps the parsed texts of a storage within 4 million characters, the least recently read going first', async () => {
+      const stub = objectOf(host);
+      const request = (key: string) =>
+        inObject(stub, (storage) => sharedOf(createDurableObjectStore({ storage })).get(key));
+      const big = (i: number) => ({ i, s: 'x'.repeat(99_000) });
+      const write = (key: string, value: unknown) =>
+        inObject(stub, (storage) => sharedOf(createDurableObjectStore({ storage })).update(key, () => value));
+      await write('k0', big(0));
+      const first = await request('k0');
+      expect(await request('k0')).toBe(first);
+      // 40 more values of 99 KB: past the bound, the least recently read (k0) goes; the newest stay.
+      for (let i = 1; i <= 40; i++) await write(`k${i}`, big(i));
+      expect(await request('k40')).toBe(await request('k40'));
+      const again = await request('k0');
+      expect(again).toEqual(first);
+      expect(again).not.toBe(first);
+    });
+
     it('loses no update when one request updates through two instances at once', async () => {
       const stub = objectOf(host);
       const stored = await inObject(stub, async (storage) => {
