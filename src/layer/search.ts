@@ -9,6 +9,19 @@ import { modeOf } from '../exposure/mode.ts';
 import type { Layer } from './parts.ts';
 import { checkContext, type ToolSearch } from './tool-search.ts';
 
+// The related tools' module, imported once per isolate: a repeated import() of a loaded module still costs a
+// resolution on every search that names related tools.
+let relatedModule: Promise<typeof import('../core/related.ts')> | undefined;
+
+const loadRelated = () => {
+  relatedModule ??= import('../core/related.ts').catch((error: unknown) => {
+    // A failed load (a chunk the network lost) is tried again by the next search.
+    relatedModule = undefined;
+    throw error;
+  });
+  return relatedModule;
+};
+
 /** The layer's `search`. */
 export function createSearch(layer: Layer): ToolSearch['search'] {
   const { resolved } = layer;
@@ -48,7 +61,7 @@ export function createSearch(layer: Layer): ToolSearch['search'] {
       const after = await layer.sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
       // The session's set (after this search) is left out of `related`: the model has those tools' definitions.
       if (catalogue.groups.size > 0) {
-        const { related } = await import('../core/related.ts');
+        const { related } = await loadRelated();
         const names = related(catalogue, ids, visible, matched, after?.order ?? [], MAX_RELATED);
         // Before the hint, in the order the fields are documented.
         if (names.length > 0) result = { ...withoutHint(result), related: names, hint: result.hint };
