@@ -12,7 +12,15 @@ import {
   readMemoryHead,
 } from './memory-pages.ts';
 import { appendRequests, forgetRequests } from './memory-writes.ts';
-import { type BuiltMemory, bringTo, createBuilt, dropShared, sharedBuilt } from './shared-memory.ts';
+import {
+  type BuiltFrom,
+  type BuiltMemory,
+  bringTo,
+  createBuilt,
+  dropShared,
+  heldBuilt,
+  sharedBuilt,
+} from './shared-memory.ts';
 import type { SpaceAccess } from './space-cache.ts';
 
 type Warn = (message: string) => void;
@@ -57,9 +65,22 @@ export function createRequestMemory(
   const loaded = new Map<number, { value: unknown; closed: boolean; run: unknown }>();
   const headNames = Array.from({ length: lanes }, (_, lane) => memoryHeadKey(scope, lane));
   // What the last index() was built from: each lane's head as read, and the key and value of the page it fills.
-  let built: { heads: unknown[]; pages: [key: string, value: unknown][] } | undefined;
+  let built: BuiltFrom | undefined;
   // The reading under way, which searches asking at the same time wait for.
   let indexing: Promise<MemoryIndex> | undefined;
+
+  /** Whether each head and page being filled `from` names is, among the values read lately, the very value in it. */
+  function current(from: BuiltFrom): boolean {
+    for (const [lane, key] of headNames.entries()) {
+      const head = fresh(key);
+      if (!head || head.value !== from.heads[lane]) return false;
+    }
+    for (const [key, value] of from.pages) {
+      const page = fresh(key);
+      if (!page || page.value !== value) return false;
+    }
+    return true;
+  }
 
   /** The index to bring up to date: shared only when every page's content and every lane's run can be told apart. */
   function pick(heads: readonly MemoryHead[], contents: ReadonlyMap<number, unknown>): BuiltMemory {
@@ -130,9 +151,10 @@ export function createRequestMemory(
         heads: read0,
         pages: heads.map(({ last }, lane) => {
           const key = memoryPageKey(scope, lane, last);
-          return [key, loaded.get(lane * LANE_SPAN + last)?.value];
+          return [key, loaded.get(lane * LANE_SPAN + last)?.value] as const;
         }),
       };
+      if (memory !== own) memory.from = built;
       return index;
     }
   }
@@ -149,16 +171,11 @@ export function createRequestMemory(
     },
 
     held() {
-      if (!built) return undefined;
-      for (const [lane, key] of headNames.entries()) {
-        const head = fresh(key);
-        if (!head || head.value !== built.heads[lane]) return undefined;
-      }
-      for (const [key, value] of built.pages) {
-        const page = fresh(key);
-        if (!page || page.value !== value) return undefined;
-      }
-      return memory?.memory;
+      if (built && current(built)) return memory?.memory;
+      // The isolate's index, when a layer brought it to the very values this one would read (a Worker's next request
+      // within the window): bringing it to them again would change nothing.
+      const shared = identity && heldBuilt(identity, scope, memoryBytes, sets);
+      return shared?.from && current(shared.from) ? shared.memory : undefined;
     },
 
     async forget(which) {

@@ -25,6 +25,17 @@ export interface BuiltMemory {
   readonly memory: MemoryIndex;
   readonly pages: Map<number, unknown>;
   readonly closed: Map<number, string>;
+  /**
+   * What a layer last brought the index to: a layer whose values read lately are these very values votes on the
+   * index as it is, since bringing it to them again would change nothing.
+   */
+  from: BuiltFrom | undefined;
+}
+
+/** The values an index was brought to: each lane's head as read, and the key and value of the page it fills. */
+export interface BuiltFrom {
+  readonly heads: readonly unknown[];
+  readonly pages: readonly (readonly [key: string, value: unknown])[];
 }
 
 /**
@@ -76,22 +87,37 @@ export const createBuilt = (sets: boolean): BuiltMemory => ({
   memory: createMemoryIndex(sets),
   pages: new Map(),
   closed: new Map(),
+  from: undefined,
 });
 
-/** The isolate's index of a scope in a storage, created empty when there is none (or it was dropped). */
-export function sharedBuilt(identity: object, scope: string, memoryBytes: number, sets: boolean): BuiltMemory {
-  let kept = isolate.get(identity);
-  if (!kept) {
-    kept = new Map();
-    isolate.set(identity, kept);
+/** The isolate's index of a scope in a storage, made the most recently used; created empty only when `create`. */
+function kept(identity: object, scope: string, memoryBytes: number, sets: boolean, create: boolean) {
+  let byKey = isolate.get(identity);
+  if (!byKey) {
+    byKey = new Map();
+    isolate.set(identity, byKey);
   }
   const key = JSON.stringify([scope, memoryBytes, sets]);
-  const hit = kept.get(key) ?? { scope, built: createBuilt(sets) };
-  kept.delete(key);
-  kept.set(key, hit);
-  if (kept.size > KEPT_PER_STORAGE) kept.delete(kept.keys().next().value as string);
+  const found = byKey.get(key);
+  if (!found && !create) return undefined;
+  const hit = found ?? { scope, built: createBuilt(sets) };
+  byKey.delete(key);
+  byKey.set(key, hit);
+  if (byKey.size > KEPT_PER_STORAGE) byKey.delete(byKey.keys().next().value as string);
   return hit.built;
 }
+
+/** The isolate's index of a scope in a storage, created empty when there is none (or it was dropped). */
+export const sharedBuilt = (identity: object, scope: string, memoryBytes: number, sets: boolean): BuiltMemory =>
+  kept(identity, scope, memoryBytes, sets, true) as BuiltMemory;
+
+/** The isolate's index of a scope in a storage, if it holds one. */
+export const heldBuilt = (
+  identity: object,
+  scope: string,
+  memoryBytes: number,
+  sets: boolean,
+): BuiltMemory | undefined => kept(identity, scope, memoryBytes, sets, false);
 
 /** Drops the isolate's indexes of a storage: of one scope, or (a clear of the store) of all. */
 export function dropShared(identity: object | undefined, scope?: string): void {
