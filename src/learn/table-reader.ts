@@ -1,7 +1,7 @@
 // The reading side of a scope's table: the clock and the shards a search's terms fall in, from the space's cache
 // when read lately (a search then waits for nothing), else read from the store in parallel.
 import { clockKeys, clockOf } from './clock.ts';
-import type { QueryTerms } from './query-terms.ts';
+import { type QueryTerms, rememberRecent } from './query-terms.ts';
 import type { Learned } from './score.ts';
 import type { SpaceCache } from './space-cache.ts';
 import { readHead, readShard, SHARDS, type Shard, shardKey, type TermEntry } from './table.ts';
@@ -29,12 +29,22 @@ function entryIn(x: Shard['x'], term: string): TermEntry | undefined {
   return Array.isArray(entry) ? entry : undefined;
 }
 
+/** Scopes whose key names are kept: a Worker builds a reader per request, and would spell them all again. */
+const SCOPES_KEPT = 64;
+const keyNames = /* @__PURE__ */ new Map<string, { clockNames: string[]; shardNames: string[] }>();
+
 /** Creates the reader of a scope's table over the space's cache; `queryTerms` gives the terms' hashes that pick shards. */
 export function createTableReader(scope: string, space: SpaceCache, queryTerms: QueryTerms): TableReader {
   const { read, fresh } = space;
   const { hashesOf, firstOf } = queryTerms;
-  const clockNames = clockKeys(scope);
-  const shardNames = Array.from({ length: SHARDS }, (_, i) => shardKey(scope, i));
+  const { clockNames, shardNames } =
+    keyNames.get(scope) ??
+    rememberRecent(
+      keyNames,
+      scope,
+      { clockNames: clockKeys(scope), shardNames: Array.from({ length: SHARDS }, (_, i) => shardKey(scope, i)) },
+      SCOPES_KEPT,
+    );
   // The shards a search found in the cache, by index, cleared for each search (heldFor waits for nothing).
   const shards: (Shard['x'] | undefined)[] = new Array(SHARDS);
 
