@@ -6,9 +6,10 @@
 
 /**
  * Characters of text kept per storage at most, the least recently read going first: about one scope's learned table
- * and the memory pages being filled, at their default bounds, with room to spare.
+ * at its default bound, or its shards searched of late and the memory pages being filled. Modest, since the Durable
+ * Objects sharing an isolate (an agent per user) each keep their own, with their values parsed beside them.
  */
-const KEPT_CHARS = 4_000_000;
+const KEPT_CHARS = 2_000_000;
 
 /** A storage's parsed texts. */
 export interface ParsedTexts {
