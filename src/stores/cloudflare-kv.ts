@@ -83,19 +83,13 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
     return epoch;
   };
   const base = async () => `${prefix}${await currentEpoch()}:`;
-  // The epoch this isolate read last over the binding, while this instance's own read is under way: a key read under
-  // it alongside the epoch stands if the epoch turns out the same.
-  const likelyBase = () => {
-    const last = lastEpoch.get(identity);
-    return last === undefined ? undefined : `${prefix}${last}:`;
-  };
+  // The epoch this isolate read last over the binding (the first, '0', before it read one), while this instance's
+  // own read is under way: a key read under it alongside the epoch stands if the epoch turns out the same.
+  const likelyBase = () => `${prefix}${lastEpoch.get(identity) ?? '0'}:`;
   const sessions = kvSpace({
     namespace,
     keyOf: async (id) => sessionKey(await base(), id, KEY_BYTES),
-    likelyKeyOf: (id) => {
-      const likely = likelyBase();
-      return likely === undefined ? undefined : sessionKey(likely, id, KEY_BYTES);
-    },
+    likelyKeyOf: (id) => sessionKey(likelyBase(), id, KEY_BYTES),
     what: 'session',
     putOptions,
     waitUntil,
@@ -106,10 +100,7 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
   const shared = kvSpace({
     namespace,
     keyOf: async (key) => sharedKey(await base(), key, KEY_BYTES),
-    likelyKeyOf: (key) => {
-      const likely = likelyBase();
-      return likely === undefined ? undefined : sharedKey(likely, key, KEY_BYTES);
-    },
+    likelyKeyOf: (key) => sharedKey(likelyBase(), key, KEY_BYTES),
     what: 'shared value',
     putOptions: undefined,
     waitUntil,

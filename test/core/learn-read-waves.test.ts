@@ -148,12 +148,35 @@ describe('the read waves of a first search with learning on KV', () => {
     const query = asked[0] as string;
     const cold = await isolate.inWaves(() => firstSearch(isolate.namespace, query));
     expect(names(ok(cold.result).tools)[0]).toBe('get_forecast');
-    // Cold, the epoch, then the heads (with the clock and shards), then the pages the heads name.
-    expect(cold.waves).toBe(3);
+    // Cold, the epoch with the heads, clock and shards under the first epoch, then the pages the heads name.
+    expect(cold.waves).toBe(2);
     afterWindow();
     const warm = await isolate.inWaves(() => firstSearch(isolate.namespace, query));
     expect(warm.waves).toBe(1);
     expect(names(ok(warm.result).tools)).toEqual(names(ok(cold.result).tools));
+  });
+
+  it('reads under the epoch a clear moved to, in a new isolate and in one that read the old epoch', async () => {
+    const texts = new Map<string, string>();
+    await fed(texts);
+    const query = asked[0] as string;
+    const isolate = gatedOver(texts);
+    const learned = await isolate.inWaves(() => firstSearch(isolate.namespace, query));
+    expect(names(ok(learned.result).tools)[0]).toBe('get_forecast');
+    // Another isolate clears: a new epoch, nothing under it.
+    texts.set('tsl:epoch', 'z1');
+    const unlearned = names(
+      ok(await createToolSearch({ logger: quiet }).search({ sessionId: 'ask', tools }, { query })).tools,
+    );
+    expect(unlearned[0]).not.toBe('get_forecast');
+    afterWindow();
+    const after = await isolate.inWaves(() => firstSearch(isolate.namespace, query));
+    expect(names(ok(after.result).tools)).toEqual(unlearned);
+    // Read under the old epoch alongside the epoch, then again under the new one.
+    expect(after.waves).toBe(2);
+    const fresh = gatedOver(texts);
+    const first = await fresh.inWaves(() => firstSearch(fresh.namespace, query));
+    expect(names(ok(first.result).tools)).toEqual(unlearned);
   });
 
   it("sees another isolate's append to a page being filled, and to pages closed since", async () => {
