@@ -52,7 +52,7 @@ export function createRequestMemory(
   access: SpaceAccess,
   sets: boolean,
 ): RequestMemory {
-  const { shared, read, keep, fresh } = access;
+  const { shared, read, drop, fresh } = access;
   const layout = pageLayout(memoryBytes);
   const { lanes } = layout;
   const { identity } = shared;
@@ -98,10 +98,10 @@ export function createRequestMemory(
     // The pages the lanes were filling when this layer (or one sharing the isolate's index) last read the heads, read
     // alongside the heads rather than after them: on KV a read is a round trip. A page the heads still name as being
     // filled stands as read. One they name as closed since may have been read before its last append (a lane's
-    // writer appends, then moves the head): it is used as a page being filled, kept out of the values read lately,
+    // writer appends, then moves the head): it is used as a page being filled, dropped from the values read lately,
     // and read again, closed, by the next reading.
     const from = built ?? (identity ? heldBuilt(identity, scope, memoryBytes, sets)?.from : undefined);
-    const early = new Map((from?.pages ?? []).map(([key]) => [key, shared.get(key, warn)]));
+    const early = new Map((from?.pages ?? []).map(([key]) => [key, read(key, warn)]));
     built = undefined;
     const [read0, earlyValues] = await Promise.all([
       Promise.all(headNames.map((key) => read(key, warn))),
@@ -113,9 +113,9 @@ export function createRequestMemory(
     const readEarly = new Map<string, unknown>();
     for (const [k, key] of [...early.keys()].entries()) {
       const value = earlyValues[k];
-      if (!filling.has(key)) readEarly.set(key, value);
-      // Unless a value as new was kept meanwhile (this isolate wrote the page, or read it after).
-      else if (!fresh(key)) keep(key, value);
+      if (filling.has(key)) continue;
+      readEarly.set(key, value);
+      drop(key, value);
     }
     // First with the isolate's shared index, whose closed pages need no read; again without, should it change
     // while this layer read (or turn out not to fit this layer's pages).
