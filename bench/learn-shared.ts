@@ -5,7 +5,10 @@
 // (the isolate's values read lately warm too: nothing read). The warm index alone is taken with the clock moved past
 // the 5 s window. The layers' stores keep their shared values in the KV store over a namespace that serves JSON
 // texts from one map (as KV returns them), and count its reads.
-// Interleaved rounds (learning off in each too), medians. Run: npx tsx bench/learn-shared.ts [rounds]
+// Each get of the namespace may wait LATENCY_MS (a KV read's round trip; default 0), and the bench counts the
+// sequential waves of reads a first search waits for (a read begun after another answered is a wave deeper; shown
+// with a latency only, since without one the order reads answer in says nothing of which waited on which).
+// Interleaved rounds (learning off in each too), medians. Run: [LATENCY_MS=10] npx tsx bench/learn-shared.ts [rounds]
 import type { Message, Tool } from '../src/base/types.ts';
 import { createToolSearch } from '../src/index.ts';
 import { createKvStore, type KvNamespaceLike } from '../src/stores/cloudflare-kv.ts';
@@ -34,12 +37,21 @@ const passWindow = () => {
 
 // Reads of the shared space by the last request's layer.
 let reads = 0;
+// How long each get of the namespace waits, as a round trip to KV would.
+const latency = Number(process.env.LATENCY_MS ?? 0);
+// The waves of gets of the last request: a get takes the wave after the deepest one answered before it began.
+let answered = 0;
+let waves = 0;
 
 /** A KV namespace binding over one map of JSON texts (the storage): one binding object per isolate. */
 function namespaceOver(texts: Map<string, string>): KvNamespaceLike {
   return {
     async get(key) {
       if (key.includes(':x:')) reads++;
+      const wave = answered + 1;
+      waves = Math.max(waves, wave);
+      if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+      answered = Math.max(answered, wave);
       return texts.get(key) ?? null;
     },
     async put(key, value) {
@@ -107,6 +119,8 @@ const warm = namespaceOver(texts);
 /** One request: a new store instance and layer, and its first search (learning off when `sets` is undefined). */
 const firstSearch = (namespace: KvNamespaceLike, sets: boolean | undefined, k: number) => {
   reads = 0;
+  answered = 0;
+  waves = 0;
   const learn = sets === undefined ? undefined : sets ? true : { setWeight: 0 };
   // A request's store: its sessions in the map as before, its shared values in KV (the binding: the storage identity).
   const store = { ...storeOver(data, {}), shared: createKvStore({ namespace }).shared as SharedSpace };
@@ -126,11 +140,14 @@ for (const sets of [true, false]) {
   const cached: number[] = [];
   const offTimes: number[] = [];
   const readCounts = { index: 0, cached: 0 };
+  const waveCounts = { cold: 0, index: 0 };
   for (let r = 0; r < rounds; r++) {
     cold.push(await firstSearch(namespaceOver(texts), sets, r));
+    waveCounts.cold = Math.max(waveCounts.cold, waves);
     passWindow();
     shared.push(await firstSearch(warm, sets, r));
     readCounts.index = Math.max(readCounts.index, reads);
+    waveCounts.index = Math.max(waveCounts.index, waves);
     cached.push(await firstSearch(warm, sets, r));
     readCounts.cached = Math.max(readCounts.cached, reads);
     offTimes.push(await firstSearch(namespaceOver(texts), undefined, r));
@@ -140,8 +157,8 @@ for (const sets of [true, false]) {
   const w = median(cached);
   const off = median(offTimes);
   results.push(
-    `tool sets ${sets ? 'on ' : 'off'}: first search ${c.toFixed(1)} ms cold, ${s.toFixed(2)} ms with a warm shared index (${(c / s).toFixed(1)}x faster; ${(s / off).toFixed(2)}x learning off; up to ${readCounts.index} reads), ${w.toFixed(2)} ms with the values read lately warm too (${(w / off).toFixed(2)}x learning off; up to ${readCounts.cached} reads); learning off ${off.toFixed(2)} ms`,
+    `tool sets ${sets ? 'on ' : 'off'}: first search ${c.toFixed(1)} ms cold, ${s.toFixed(2)} ms with a warm shared index (${(c / s).toFixed(1)}x faster; ${(s / off).toFixed(2)}x learning off; up to ${readCounts.index} reads${latency > 0 ? ` in ${waveCounts.index} waves; cold ${waveCounts.cold} waves` : ''}), ${w.toFixed(2)} ms with the values read lately warm too (${(w / off).toFixed(2)}x learning off; up to ${readCounts.cached} reads); learning off ${off.toFixed(2)} ms`,
   );
 }
-console.log(`metatool, ${set.queries.length} requests fed, ${rounds} rounds, medians`);
+console.log(`metatool, ${set.queries.length} requests fed, ${rounds} rounds, ${latency} ms a get, medians`);
 for (const line of results) console.log(line);

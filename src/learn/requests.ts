@@ -52,7 +52,7 @@ export function createRequestMemory(
   access: SpaceAccess,
   sets: boolean,
 ): RequestMemory {
-  const { shared, read, fresh } = access;
+  const { shared, read, drop, fresh } = access;
   const layout = pageLayout(memoryBytes);
   const { lanes } = layout;
   const { identity } = shared;
@@ -95,10 +95,28 @@ export function createRequestMemory(
 
   /** Reads the heads and the pages not held, and brings the index this layer votes on to them. */
   async function readIndex(warn: Warn): Promise<MemoryIndex> {
+    // The pages the lanes were filling when this layer (or one sharing the isolate's index) last read the heads, read
+    // alongside the heads rather than after them: on KV a read is a round trip. A page the heads still name as being
+    // filled stands as read. One they name as closed since may have been read before its last append (a lane's
+    // writer appends, then moves the head): it is used as a page being filled, dropped from the values read lately,
+    // and read again, closed, by the next reading.
+    const from = built ?? (identity ? heldBuilt(identity, scope, memoryBytes, sets)?.from : undefined);
+    const early = new Map((from?.pages ?? []).map(([key]) => [key, read(key, warn)]));
     built = undefined;
-    const read0 = await Promise.all(headNames.map((key) => read(key, warn)));
+    const [read0, earlyValues] = await Promise.all([
+      Promise.all(headNames.map((key) => read(key, warn))),
+      Promise.all(early.values()),
+    ]);
     const heads = read0.map(readMemoryHead);
     const runOf = (id: number) => heads[Math.floor(id / LANE_SPAN)]?.f;
+    const filling = new Set(heads.map(({ last }, lane) => memoryPageKey(scope, lane, last)));
+    const readEarly = new Map<string, unknown>();
+    for (const [k, key] of [...early.keys()].entries()) {
+      const value = earlyValues[k];
+      if (filling.has(key)) continue;
+      readEarly.set(key, value);
+      drop(key, value);
+    }
     // First with the isolate's shared index, whose closed pages need no read; again without, should it change
     // while this layer read (or turn out not to fit this layer's pages).
     for (let trusting = identity !== undefined; ; trusting = false) {
@@ -128,12 +146,21 @@ export function createRequestMemory(
           }
         }
       }
-      const values = await Promise.all(stale.map(([lane, n]) => read(memoryPageKey(scope, lane, n), warn)));
+      const values = await Promise.all(
+        stale.map(([lane, n]) => {
+          const key = memoryPageKey(scope, lane, n);
+          return readEarly.has(key) ? readEarly.get(key) : read(key, warn);
+        }),
+      );
       // From here to the return nothing awaits: a search of another layer sharing the index never votes on it half
       // brought up to date (it may vote on what this layer read, a view of the store as recent as its own).
       for (const id of loaded.keys()) if (!wanted.has(id)) loaded.delete(id);
       for (const [k, [lane, n, current]] of stale.entries())
-        loaded.set(lane * LANE_SPAN + n, { value: values[k], closed: !current, run: heads[lane]?.f });
+        loaded.set(lane * LANE_SPAN + n, {
+          value: values[k],
+          closed: !current && !readEarly.has(memoryPageKey(scope, lane, n)),
+          run: heads[lane]?.f,
+        });
       if (!skipped.every(isTrusted)) continue;
       const contents = new Map<number, unknown>();
       const closedIn = new Map<number, string>();

@@ -19,6 +19,8 @@ export interface SpaceAccess {
   readonly shared: GuardedShared;
   read(key: string, warn: Warn): Promise<unknown>;
   keep(key: string, value: unknown): void;
+  /** Forgets a key's value read lately if it is `value` (read too early to stand for what the store holds now). */
+  drop(key: string, value: unknown): void;
   /** A value read or written lately, boxed (a missing key is undefined inside). */
   fresh(key: string): { value: unknown } | undefined;
 }
@@ -117,5 +119,8 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
         for (const key of each.values.keys()) if (key === base || key.startsWith(`${base}:`)) each.values.delete(key);
     }
   }
-  return { shared, read, keep, fresh, clear };
+  const drop = (key: string, value: unknown) => {
+    if (cache.get(key)?.value === value) cache.delete(key);
+  };
+  return { shared, read, keep, drop, fresh, clear };
 }

@@ -22,6 +22,9 @@ export interface KvStoreOptions {
 }
 
 const KEY_BYTES = 512;
+// The epoch last read or written per storage identity (binding and prefix) in this isolate: a new instance's first
+// reads go out under it at once instead of waiting for its own read of the epoch.
+const lastEpoch = /* @__PURE__ */ new WeakMap<object, string>();
 // Old keys deleted in the background after a clear (one list page each for shared values and sessions); the rest
 // of the sessions expire (ttlSeconds) or stay as garbage.
 const CLEAR_DELETES = 200;
@@ -61,12 +64,17 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
   const { namespace, prefix, ttlSeconds, waitUntil } = parseOptions(schema, options, 'createKvStore');
   const epochKey = `${prefix}epoch`;
   const putOptions = ttlSeconds === undefined ? undefined : { expirationTtl: ttlSeconds };
+  const identity = storageIdentity(namespace, prefix);
   // Read once per instance: an instance lives for one request.
   let epoch: Promise<string> | undefined;
 
   const currentEpoch = () => {
     epoch ??= namespace.get(epochKey).then(
-      (value) => value ?? '0',
+      (value) => {
+        const read = value ?? '0';
+        lastEpoch.set(identity, read);
+        return read;
+      },
       (error: unknown) => {
         epoch = undefined;
         throw error;
@@ -75,9 +83,13 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
     return epoch;
   };
   const base = async () => `${prefix}${await currentEpoch()}:`;
+  // The epoch this isolate read last over the binding (the first, '0', before it read one), while this instance's
+  // own read is under way: a key read under it alongside the epoch stands if the epoch turns out the same.
+  const likelyBase = () => `${prefix}${lastEpoch.get(identity) ?? '0'}:`;
   const sessions = kvSpace({
     namespace,
     keyOf: async (id) => sessionKey(await base(), id, KEY_BYTES),
+    likelyKeyOf: (id) => sessionKey(likelyBase(), id, KEY_BYTES),
     what: 'session',
     putOptions,
     waitUntil,
@@ -88,6 +100,7 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
   const shared = kvSpace({
     namespace,
     keyOf: async (key) => sharedKey(await base(), key, KEY_BYTES),
+    likelyKeyOf: (key) => sharedKey(likelyBase(), key, KEY_BYTES),
     what: 'shared value',
     putOptions: undefined,
     waitUntil,
@@ -104,6 +117,7 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
       const next = Math.max(Date.now(), (Number.parseInt(old, 36) || 0) + 1).toString(36);
       await namespace.put(epochKey, next);
       epoch = Promise.resolve(next);
+      lastEpoch.set(identity, next);
       sessions.forget();
       shared.forget();
       // Old keys are unreachable now; delete a page of them in the background, shared values first (they never
@@ -124,7 +138,7 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
       delete: shared.delete,
       writeWaitMs: shared.writeWaitMs,
       // The binding is the same object across the requests of an isolate (the same the write queues are keyed by).
-      identity: storageIdentity(namespace, prefix),
+      identity,
     },
   };
 }

@@ -18,6 +18,8 @@ export interface KvSpaceOptions {
   readonly namespace: KvNamespaceLike;
   /** The storage key of an id in the current epoch. */
   readonly keyOf: (id: string) => Promise<string>;
+  /** The key of an id in the epoch this isolate read last, if it read one: read alongside `keyOf`'s epoch read. */
+  readonly likelyKeyOf?: (id: string) => Promise<string> | undefined;
   /** Names an entry in errors: `session`, `shared value`. */
   readonly what: string;
   readonly putOptions: KvPutOptions | undefined;
@@ -68,7 +70,7 @@ function queueOf(queues: Map<string, Queue>, key: string): Queue {
 
 /** The rebasing, write-combining key space the KV store keeps its sessions and its shared values in. */
 export function kvSpace(options: KvSpaceOptions): KvSpace {
-  const { namespace, keyOf, what, putOptions, waitUntil, marked } = options;
+  const { namespace, keyOf, likelyKeyOf, what, putOptions, waitUntil, marked } = options;
   const queues = queuesOf(namespace);
   // The queues this instance has read or written, by id (a queue dropped from the isolate's map stays usable here).
   const mine = new Map<string, { key: string; queue: Queue }>();
@@ -80,10 +82,17 @@ export function kvSpace(options: KvSpaceOptions): KvSpace {
   async function opened(id: string): Promise<{ key: string; queue: Queue }> {
     let known = mine.get(id);
     if (!known) {
+      const at = Date.now();
+      // Read under the epoch this isolate read last, alongside this instance's read of the epoch (one round trip,
+      // not two in a row): the value stands when the epoch is still that one, else (a clear moved it) the key under
+      // the current epoch is read.
+      const early = likelyKeyOf?.(id)
+        ?.then(async (key) => ({ key, read: await keys.read(key, queueOf(queues, key)) }))
+        .catch(() => undefined);
       const key = await keyOf(id);
       const queue = queueOf(queues, key);
-      const at = Date.now();
-      const { value } = await keys.read(key, queue);
+      const guessed = await early;
+      const { value } = guessed?.key === key ? guessed.read : await keys.read(key, queue);
       know(queue, value, at);
       // Another call may have opened it while we read.
       known = mine.get(id) ?? { key, queue };

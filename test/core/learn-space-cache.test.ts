@@ -122,6 +122,16 @@ describe('the values read lately, shared by the layers of one storage', () => {
     const ranked = await Promise.all(Array.from({ length: 4 }, () => rankings(layerOn(together.store))));
     for (const each of ranked) expect(each).toEqual(own);
     expect(together.reads.n).toBe(alone.reads.n);
+    // The same with the isolate's index held (the pages being filled read alongside the heads): four at once read
+    // what one reads.
+    vi.setSystemTime(Date.now() + 5_001);
+    const one = counted(store);
+    expect(await rankings(layerOn(one.store))).toEqual(own);
+    vi.setSystemTime(Date.now() + 5_001);
+    const four = counted(store);
+    for (const each of await Promise.all(Array.from({ length: 4 }, () => rankings(layerOn(four.store)))))
+      expect(each).toEqual(own);
+    expect(four.reads.n).toBe(one.reads.n);
   });
 
   it('keeps a bounded number of values per storage, the oldest going first', async () => {
