@@ -1,6 +1,7 @@
 // The seam between the core and the exposure modes: the bridge, its validator and compact results load on
 // first use (dynamic imports), so the core entry stays the same size for users of the default mode.
 
+import { once } from '../base/once.ts';
 import type { Tool } from '../base/types.ts';
 import type { CallCheck } from '../core/calls.ts';
 import type { Catalogue } from '../core/catalogue.ts';
@@ -38,20 +39,15 @@ export interface ExposureModes {
   ): Promise<CallToolResult>;
 }
 
-/** A loader that imports once: a repeated import() of a loaded module still costs a resolution (about 0.1 ms in Node). */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => {
-    loaded ??= load();
-    return loaded;
-  };
-}
+// The modes' modules, imported once per isolate (a Worker builds a layer per request).
+const bridgeModule = once(() => import('../exposure/bridge.ts'));
+const compact = once(() => import('../exposure/compact.ts'));
+const call = once(() => import('../exposure/call-tool.ts'));
 
 /** Creates the lazily loaded exposure modes of a layer; nothing is imported until a mode other than 'tools' is used. */
 export function exposureModes(options: ExposureSettings, semantic: boolean): ExposureModes {
-  const bridge = once(() => import('../exposure/bridge.ts').then((module) => module.createBridge(options, semantic)));
-  const compact = once(() => import('../exposure/compact.ts'));
-  const call = once(() => import('../exposure/call-tool.ts'));
+  // The bridge itself belongs to the layer: it is made from the layer's options.
+  const bridge = once(() => bridgeModule().then((module) => module.createBridge(options, semantic)));
   return {
     tools: async (sessionId, catalogue, visible, key) => (await bridge()).tools(sessionId, catalogue, visible, key),
     searchTexts: async (mode) =>

@@ -1,5 +1,6 @@
 // search: a `search_tools` call answered, ranked lexically (the semantic ranker and the learner on top when set),
 // and the tools it returned recorded in the session's set.
+import { once } from '../base/once.ts';
 import type { Tool } from '../base/types.ts';
 import { catalogueOf, visibility } from '../core/catalogue.ts';
 import { applyTouches } from '../core/discovered.ts';
@@ -9,18 +10,8 @@ import { modeOf } from '../exposure/mode.ts';
 import type { Layer } from './parts.ts';
 import { checkContext, type ToolSearch } from './tool-search.ts';
 
-// The related tools' module, imported once per isolate: a repeated import() of a loaded module still costs a
-// resolution on every search that names related tools.
-let relatedModule: Promise<typeof import('../core/related.ts')> | undefined;
-
-const loadRelated = () => {
-  relatedModule ??= import('../core/related.ts').catch((error: unknown) => {
-    // A failed load (a chunk the network lost) is tried again by the next search.
-    relatedModule = undefined;
-    throw error;
-  });
-  return relatedModule;
-};
+// The related tools' module, imported once per isolate rather than on every search that names related tools.
+const loadRelated = once(() => import('../core/related.ts'));
 
 /** The layer's `search`. */
 export function createSearch(layer: Layer): ToolSearch['search'] {
