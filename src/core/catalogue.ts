@@ -182,14 +182,42 @@ export function visibility(
 ): (id: number) => boolean {
   // An array (the adapters' converted tools) is inspected here: cached per array, so it costs one lookup.
   const { tools, kept } = isToolArray(source) ? { tools: source, kept: inspect(source).kept } : source;
+  const mask = maskOf(tools, kept, enabledGroups, searchToolName);
+  return (id) => mask[id] === 1;
+}
+
+/**
+ * Visibility masks kept per tools array, for its last few group selections. A search asks visibility of every tool
+ * its terms touch, thousands at a time: reading each tool's object for that cost about as much as the ranking.
+ */
+const MASKS_KEPT = 8;
+const masks = new WeakMap<readonly Tool[], Map<string, Uint8Array>>();
+
+function maskOf(
+  tools: readonly Tool[],
+  kept: Uint8Array,
+  enabledGroups: readonly string[] | undefined,
+  searchToolName: string,
+): Uint8Array {
+  let byKey = masks.get(tools);
+  if (!byKey) {
+    byKey = new Map();
+    masks.set(tools, byKey);
+  }
+  const key = `${searchToolName}\n${groupsKey(enabledGroups)}`;
+  const known = byKey.get(key);
+  if (known) return known;
   const enabled = enabledGroups && new Set(enabledGroups);
-  return (id) => {
-    if (kept[id] !== 1) return false;
+  const mask = new Uint8Array(tools.length);
+  for (let id = 0; id < tools.length; id++) {
     const tool = tools[id] as Tool;
-    if (tool.name === searchToolName) return false;
-    if (!enabled || !tool.groups || tool.groups.length === 0) return true;
-    return tool.groups.some((group) => enabled.has(group));
-  };
+    if (kept[id] !== 1 || tool.name === searchToolName) continue;
+    if (!enabled || !tool.groups || tool.groups.length === 0 || tool.groups.some((group) => enabled.has(group)))
+      mask[id] = 1;
+  }
+  if (byKey.size >= MASKS_KEPT) byKey.delete(byKey.keys().next().value as string);
+  byKey.set(key, mask);
+  return mask;
 }
 
 /** A cache key for a set of enabled groups (order and repeats do not matter). */
