@@ -1,17 +1,76 @@
 // Learned credit at search time: a score per visible tool for a query, and the ranking reordered by it.
 import type { Catalogue } from '../core/catalogue.ts';
+import type { BuiltIndex } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
-import { type CompiledShard, compiledShard, slotOf } from './compiled-shard.ts';
+import { idfOf } from '../search/rank.ts';
 import type { ResolvedLearn } from './options.ts';
-import type { Shard } from './table.ts';
+import { fade, type Posting, type TermEntry } from './table.ts';
 
-/** What a search reads of a scope: its clock, and by the query's terms' places, the shard holding each. */
+/** What a search reads of a scope: its clock, and by the query's terms' places, the entry of each it learned. */
 export interface Learned {
   readonly u: number;
-  /** The shard of each term's first place (undefined at a repeat). */
-  readonly shards: readonly (Shard['x'] | undefined)[];
+  /** The entry at each term's first place (undefined where nothing was learned, and at a repeat). */
+  readonly entries: readonly (TermEntry | undefined)[];
   /** Per place, whether it is the term's first: a term counts once. */
   readonly first: readonly boolean[];
+}
+
+/**
+ * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) and the term's IDF, found once per
+ * stored entry; and each posting's IDF · a(t, x) at the clock `u` it was last computed for, computed again only when
+ * the clock moved.
+ */
+interface Resolved {
+  readonly catalogue: Catalogue;
+  readonly idf: number;
+  readonly ids: Int32Array;
+  readonly adds: Float64Array;
+  /** The clock and the half-life the adds were computed at (layers of one store may fade by different half-lives). */
+  u: number;
+  halfLife: number;
+}
+
+// Per stored entry (a new array whenever a commit changes the term): searches resolve it once per catalogue.
+const resolved = new WeakMap<TermEntry, Resolved>();
+
+/** A term's IDF in a catalogue (0 documents for a term it lacks). */
+function idfIn(ix: BuiltIndex, term: string): number {
+  const t = ix.terms.get(term);
+  return idfOf(ix.size, t === undefined ? 0 : (ix.start[t + 1] as number) - (ix.start[t] as number));
+}
+
+function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number, halfLife: number): Resolved {
+  const postings = entry[2];
+  let known = resolved.get(entry);
+  if (!known || known.catalogue !== catalogue) {
+    const ids = new Int32Array(postings.length);
+    for (let i = 0; i < postings.length; i++) ids[i] = catalogue.byName.get((postings[i] as Posting)[0]) ?? -1;
+    const idf = idfIn(catalogue.index as BuiltIndex, term);
+    known = { catalogue, idf, ids, adds: new Float64Array(postings.length), u: Number.NaN, halfLife };
+    resolved.set(entry, known);
+  }
+  if (known.u !== u || known.halfLife !== halfLife) {
+    const [searched, touched] = entry;
+    const n = searched * fade(u, touched, halfLife);
+    // Postings committed together share their clock: their fade is computed once.
+    let lastAt = Number.NaN;
+    let left = 1;
+    for (let i = 0; i < postings.length; i++) {
+      const posting = postings[i] as Posting;
+      const c = posting[1];
+      const m = posting[2];
+      const at = posting[3];
+      if (at !== lastAt) {
+        lastAt = at;
+        left = fade(u, at, halfLife);
+      }
+      const sessions = m * left;
+      known.adds[i] = known.idf * (((c * left) / (n + 2)) * (sessions / (sessions + 2)));
+    }
+    known.u = u;
+    known.halfLife = halfLife;
+  }
+  return known;
 }
 
 /**
@@ -38,24 +97,21 @@ export function addLearnedScores(
   into: LearnedValues,
 ): void {
   const { value: score, ids } = into;
-  const { halfLife } = options;
   let mass = 0;
-  // Consecutive terms often fall in one shard: its compiled form is looked up again only when the shard changes.
-  let x: Shard['x'] | undefined;
-  let c: CompiledShard | undefined;
+  const ix = catalogue.index as BuiltIndex;
   for (let k = 0; k < terms.length; k++) {
-    const shard = learned.shards[k];
-    if (!learned.first[k] || shard === undefined) continue;
-    if (shard !== x || c === undefined) {
-      x = shard;
-      c = compiledShard(shard, catalogue, halfLife);
+    if (!learned.first[k]) continue;
+    const term = terms[k] as string;
+    const entry = learned.entries[k];
+    if (!entry) {
+      // A term nothing was learned for still counts, as 0: credit for one word of a long new request weighs less
+      // than credit for all of a request seen before.
+      mass += idfIn(ix, term);
+      continue;
     }
-    // A term nothing was learned for still counts, as 0 (a slot without postings): credit for one word of a long new
-    // request weighs less than credit for all of a request seen before.
-    const slot = slotOf(c, shard, terms[k] as string, learned.u);
-    mass += c.idf[slot] as number;
-    const { ids: tools, adds } = c;
-    for (let i = c.begin[slot] as number, end = c.begin[slot + 1] as number; i < end; i++) {
+    const { idf, ids: tools, adds } = resolve(entry, term, catalogue, learned.u, options.halfLife);
+    mass += idf;
+    for (let i = 0; i < tools.length; i++) {
       const id = tools[i] as number;
       const add = adds[i] as number;
       if (id < 0 || add <= 0) continue;

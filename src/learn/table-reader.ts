@@ -4,7 +4,7 @@ import { clockKeys, clockOf } from './clock.ts';
 import { type QueryTerms, rememberRecent } from './query-terms.ts';
 import type { Learned } from './score.ts';
 import type { SpaceCache } from './space-cache.ts';
-import { readHead, readShard, SHARDS, type Shard, shardKey } from './table.ts';
+import { readHead, readShard, SHARDS, type Shard, shardKey, type TermEntry } from './table.ts';
 
 type Warn = (message: string) => void;
 
@@ -16,8 +16,17 @@ export interface TableReader {
   readonly shardNames: readonly string[];
   /** What learnedFor gives, when every value it needs was read lately (a search then waits for nothing); else undefined. */
   heldFor(terms: readonly string[]): Learned | undefined;
-  /** The scope's clock and the shards of `terms` (read in parallel when not in memory). */
+  /** The scope's clock and the entries of `terms`, from their shards (read in parallel when not in memory). */
   learnedFor(terms: readonly string[], warn: Warn): Promise<Learned>;
+}
+
+/**
+ * A term's entry in a shard. Its own entries are arrays: what the prototype of a shard read from JSON answers for a
+ * name such as "constructor" never is.
+ */
+function entryIn(x: Shard['x'], term: string): TermEntry | undefined {
+  const entry = x[term];
+  return Array.isArray(entry) ? entry : undefined;
 }
 
 /** Scopes whose key names are kept: a Worker builds a reader per request, and would spell them all again. */
@@ -50,7 +59,7 @@ export function createTableReader(scope: string, space: SpaceCache, queryTerms: 
     const hashes = hashesOf(terms);
     const first = firstOf(terms);
     shards.fill(undefined);
-    const places: (Shard['x'] | undefined)[] = new Array(terms.length);
+    const entries: (TermEntry | undefined)[] = new Array(terms.length);
     for (let k = 0; k < terms.length; k++) {
       if (!first[k]) continue;
       const i = (hashes[k] as number) % SHARDS;
@@ -61,9 +70,9 @@ export function createTableReader(scope: string, space: SpaceCache, queryTerms: 
         x = readShard(hit.value).x;
         shards[i] = x;
       }
-      places[k] = x;
+      entries[k] = entryIn(x, terms[k] as string);
     }
-    return { u, shards: places, first };
+    return { u, entries, first };
   }
 
   async function learnedFor(terms: readonly string[], warn: Warn): Promise<Learned> {
@@ -87,8 +96,10 @@ export function createTableReader(scope: string, space: SpaceCache, queryTerms: 
       clockValues = read0;
       for (const [k, i] of missing.entries()) byIndex.set(i, readShard(read1[k]));
     }
-    const places = hashes.map((hash, k) => (first[k] ? (byIndex.get(hash % SHARDS) as Shard).x : undefined));
-    return { u: clockOf(clockValues), shards: places, first };
+    const entries = terms.map((term, k) =>
+      first[k] ? entryIn((byIndex.get((hashes[k] as number) % SHARDS) as Shard).x, term) : undefined,
+    );
+    return { u: clockOf(clockValues), entries, first };
   }
 
   return { clockNames, shardNames, heldFor, learnedFor };

@@ -77,13 +77,12 @@ export function readHead(value: unknown): Head {
   return head?.v === TABLE_VERSION && typeof head.u === 'number' && head.u >= 0 ? (head as Head) : { v: 2, u: 0 };
 }
 
-/** The empty shard, one object: what a search compiles of a shard it keeps by the shard's object (compiled-shard.ts). */
-const EMPTY_SHARD: Shard = { v: 2, x: {} };
-
-/** A stored value as a shard; anything else reads as the empty shard (never changed: writes copy what they read). */
+/** A stored value as a shard; anything else reads as an empty shard. */
 export function readShard(value: unknown): Shard {
   const shard = value as Partial<Shard> | undefined;
-  return shard?.v === TABLE_VERSION && typeof shard.x === 'object' && shard.x !== null ? (shard as Shard) : EMPTY_SHARD;
+  return shard?.v === TABLE_VERSION && typeof shard.x === 'object' && shard.x !== null
+    ? (shard as Shard)
+    : { v: 2, x: {} };
 }
 
 /** How much of a count touched at `at` is left at clock `u`. */
