@@ -7,8 +7,11 @@ import { type MemoryEntries, setBit } from './memory-entries.ts';
 /** BM25's saturation and length normalisation over a remembered request's terms: the ranker's own k1, a description's b. */
 const K1 = PARAMS.k1;
 const B = 0.75;
-/** Past requests a search scores at most: its rarer terms find them, every other term adds to those found. */
-const CANDIDATES = 256;
+/**
+ * Past requests a search scores at most: its rarer terms find them, every other term adds to those found. 128 scores
+ * as 256 did under leave-one-set-out (bench/TUNING.md) at half the candidates' cost.
+ */
+const CANDIDATES = 128;
 
 /** The candidates of one query: entry ids and similarities by candidate (the first `count`), and the largest. */
 export interface Similar {
