@@ -77,14 +77,14 @@ function writerOver(texts: Map<string, string>): DiscoveredStore {
  * test lets the waiting ones go, all at once; a session's read answers at once, unless `sessions` gates it too.
  */
 function gatedOver(texts: Map<string, string>, sessions = false) {
-  const waiting: (() => void)[] = [];
+  const waiting: { key: string; release: () => void }[] = [];
   const reads = new Map<string, number>();
   const namespace: KvNamespaceLike = {
     get(key) {
       reads.set(key, (reads.get(key) ?? 0) + 1);
       const answer = () => texts.get(key) ?? null;
       if (!sessions && !key.endsWith('epoch') && !key.includes(':x:')) return Promise.resolve(answer());
-      return new Promise((resolve) => waiting.push(() => resolve(answer())));
+      return new Promise((resolve) => waiting.push({ key, release: () => resolve(answer()) }));
     },
     async put(key, value) {
       texts.set(key, value);
@@ -96,8 +96,11 @@ function gatedOver(texts: Map<string, string>, sessions = false) {
       return { keys: [] };
     },
   };
-  /** Runs `work`, letting the reads go wave by wave, and gives its result and the number of waves it waited for. */
-  async function inWaves<T>(work: () => Promise<T>): Promise<{ result: T; waves: number }> {
+  /** Runs `work`, letting the reads go wave by wave: its result, the waves it waited for and its reads in them. */
+  async function inWaves<T>(
+    work: () => Promise<T>,
+  ): Promise<{ result: T; waves: number; waited: Map<string, number> }> {
+    const waited = new Map<string, number>();
     let done = false;
     const running = work().finally(() => {
       done = true;
@@ -108,10 +111,23 @@ function gatedOver(texts: Map<string, string>, sessions = false) {
       for (let idle = 0; idle < 400 && !done && waiting.length === 0; idle++)
         await new Promise((resolve) => setTimeout(resolve, 1));
       if (done || waiting.length === 0) break;
+      // And until it has asked for every read it will before one answers: a read begun a moment after another, while
+      // none has answered, waits for the same round trip (in workerd the learner's reads come a few ticks after the
+      // session's read ahead).
+      for (let still = 0, asked = waiting.length; still < 10; still++) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        if (waiting.length !== asked) [still, asked] = [0, waiting.length];
+      }
+      // Reads still waiting once the work has ended were not waited for (a deferred write's read, its waitUntil's).
+      if (done) break;
       waves++;
-      for (const release of waiting.splice(0)) release();
+      for (const { key, release } of waiting.splice(0)) {
+        waited.set(key, (waited.get(key) ?? 0) + 1);
+        release();
+      }
     }
-    return { result: await running, waves };
+    for (const { release } of waiting.splice(0)) release();
+    return { result: await running, waves, waited };
   }
   return { namespace, inWaves, reads };
 }
@@ -169,12 +185,11 @@ describe('the read waves of a first search with learning on KV', () => {
     expect(names(ok(cold.result).tools)[0]).toBe('get_forecast');
     expect(cold.waves).toBe(2);
     afterWindow();
-    isolate.reads.clear();
     const warm = await isolate.inWaves(() => firstSearch(isolate.namespace, query, 'warm'));
     expect(warm.waves).toBe(1);
     expect(names(ok(warm.result).tools)).toEqual(names(ok(cold.result).tools));
     // One read of the record: the update took the read begun alongside the ranking's.
-    expect(isolate.reads.get('tsl:0:s:warm')).toBe(1);
+    expect(warm.waited.get('tsl:0:s:warm')).toBe(1);
     // Within the window of values read lately, the record is the only read: one wave, as with learning off.
     const lately = await isolate.inWaves(() => firstSearch(isolate.namespace, query, 'lately'));
     expect(lately.waves).toBe(1);
