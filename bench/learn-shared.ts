@@ -3,8 +3,8 @@
 // built from every page: what every request paid before layers shared it) against one of the same identity (a warm
 // index in the isolate: the pages read, none indexed again), and of the same identity within 5 s of the last request
 // (the isolate's values read lately warm too: nothing read). The warm index alone is taken with the clock moved past
-// the 5 s window. The layers' stores keep their shared values in the KV store over a namespace that serves JSON
-// texts from one map (as KV returns them), and count its reads.
+// the 5 s window. The layers keep their sessions and shared values in the KV store (writes deferred to a waitUntil)
+// over a namespace that serves JSON texts from one map (as KV returns them), and count its reads.
 // Each get of the namespace may wait LATENCY_MS (a KV read's round trip; default 0), and the bench counts the
 // sequential waves of reads a first search waits for (a read begun after another answered is a wave deeper; shown
 // with a latency only, since without one the order reads answer in says nothing of which waited on which).
@@ -39,19 +39,24 @@ const passWindow = () => {
 let reads = 0;
 // How long each get of the namespace waits, as a round trip to KV would.
 const latency = Number(process.env.LATENCY_MS ?? 0);
-// The waves of gets of the last request: a get takes the wave after the deepest one answered before it began.
+// The waves of gets of the last request: a get takes the wave after the deepest one answered before it began. Each
+// request searches a session of its own, so the gets of an earlier request's deferred session write (its waitUntil)
+// are told apart and count for none.
 let answered = 0;
 let waves = 0;
+let request = 0;
+const ofEarlier = (key: string) => key.includes(':s:r') && !key.endsWith(`:s:r${request}`) && !key.includes(':x:');
 
 /** A KV namespace binding over one map of JSON texts (the storage): one binding object per isolate. */
 function namespaceOver(texts: Map<string, string>): KvNamespaceLike {
   return {
     async get(key) {
-      if (key.includes(':x:')) reads++;
+      const current = !ofEarlier(key);
+      if (key.includes(':x:') && current) reads++;
       const wave = answered + 1;
-      waves = Math.max(waves, wave);
+      if (current) waves = Math.max(waves, wave);
       if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
-      answered = Math.max(answered, wave);
+      if (current) answered = Math.max(answered, wave);
       return texts.get(key) ?? null;
     },
     async put(key, value) {
@@ -116,16 +121,19 @@ for (const [key, text] of data)
   if (key.startsWith('x:')) texts.set(await sharedKey('tsl:0:', key.slice(2), 512), `{"w":[],"v":${text}}`);
 const warm = namespaceOver(texts);
 
+const deferred = (_: Promise<unknown>) => {};
+
 /** One request: a new store instance and layer, and its first search (learning off when `sets` is undefined). */
 const firstSearch = (namespace: KvNamespaceLike, sets: boolean | undefined, k: number) => {
   reads = 0;
   answered = 0;
   waves = 0;
+  request++;
   const learn = sets === undefined ? undefined : sets ? true : { setWeight: 0 };
-  // A request's store: its sessions in the map as before, its shared values in KV (the binding: the storage identity).
-  const store = { ...storeOver(data, {}), shared: createKvStore({ namespace }).shared as SharedSpace };
+  // A request's store over the isolate's binding (the storage identity), its writes deferred as a Worker's would be.
+  const store = createKvStore({ namespace, waitUntil: deferred });
   const layer = createToolSearch({ ...(learn ? { learn } : {}), store, logger: quiet });
-  return timeMs(() => layer.search({ sessionId: 'ask', tools }, { query: asked[k % asked.length] as string }));
+  return timeMs(() => layer.search({ sessionId: `r${request}`, tools }, { query: asked[k % asked.length] as string }));
 };
 
 // Learning off (the catalogue's own index, built by every fresh layer's first search) is taken in the same rounds as

@@ -31,6 +31,8 @@ export interface GuardedStore {
   /** Applies a change: one store call that reads once and writes only when the record changed. */
   update(sessionId: string, apply: Change, warn: Warn): Promise<DiscoveredRecord | undefined>;
   delete(sessionId?: string): Promise<void>;
+  /** Tells the store an update of the session follows soon (DiscoveredStore.prefetch), unless the session is in memory. */
+  prefetch(sessionId: string): void;
 }
 
 /** A session held in memory while its store fails: what it discovered meanwhile. */
@@ -150,6 +152,16 @@ export function guardStore(store: DiscoveredStore, options: GuardOptions): Guard
   }
 
   return {
+    prefetch(sessionId) {
+      // A session in memory until the retry reaches no store call, so nothing is read ahead for it.
+      if (!store.prefetch || (held.has(sessionId) && now() < retryAt)) return;
+      try {
+        store.prefetch(sessionId);
+      } catch (error) {
+        // Only a hint: the update reads as it would have without it.
+        debug(`store "${store.name}".prefetch threw (${error instanceof Error ? error.message : String(error)})`);
+      }
+    },
     get: (sessionId, warn) => run(sessionId, undefined, warn),
     update: (sessionId, apply, warn) => run(sessionId, apply, warn),
     async delete(sessionId) {

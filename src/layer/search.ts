@@ -24,6 +24,9 @@ export function createSearch(layer: Layer): ToolSearch['search'] {
     const { parseSearchArgs, searchWindow, rankSearch, pageIds, runSearch, markShown } = await loadSearch();
     const parsed = parseSearchArgs(args, resolved.texts);
     if (!parsed.ok) return parsed.result;
+    // A ranking that waits on the learner's reads or an embedder has the session's read for the record below begin
+    // with it (on KV one round trip in all, not one more after the ranking's); a lexical ranking waits on nothing.
+    if (layer.learner || layer.semantic) layer.store.prefetch(context.sessionId);
     const catalogue = catalogueOf(context.tools);
     layer.warnCatalogue(catalogue.info, layer.warn);
     const visible = visibility(catalogue, context.enabledGroups, SEARCH_TOOL_NAME);

@@ -112,6 +112,8 @@ export function createKvStore(options: KvStoreOptions): DiscoveredStore {
     get: (sessionId) => sessions.get(sessionId),
     update: (sessionId, apply) => sessions.update(sessionId, apply),
     delete: (sessionId) => sessions.delete(sessionId),
+    // A session's update opens with a read: begun when the layer says one follows, it overlaps the ranking's reads.
+    prefetch: (sessionId) => sessions.prefetch(sessionId),
     async clear() {
       const old = await currentEpoch();
       const next = Math.max(Date.now(), (Number.parseInt(old, 36) || 0) + 1).toString(36);

@@ -28,10 +28,33 @@ export interface KvSpaceOptions {
   readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
 }
 
-/** A space's get, update and delete, and `forget` for a clear (the epoch moved: drop what this instance holds). */
+/**
+ * A space's get, update and delete; `prefetch`, which starts an id's read for the get or update about to come; and
+ * `forget` for a clear (the epoch moved: drop what this instance holds).
+ */
 export interface KvSpace extends SharedSpace {
   readonly writeWaitMs: number;
+  prefetch(id: string): void;
   forget(): void;
+}
+
+/**
+ * How long a read begun by `prefetch` stands unused: the window in which the layer's other values read lately stand
+ * too. A later get or update reads again (the update's write rebases onto a fresh read either way).
+ */
+export const PREFETCH_KEPT_MS = 5_000;
+
+/** An id's key and queue, once read. */
+interface Opened {
+  readonly key: string;
+  readonly queue: Queue;
+}
+
+/** An id's read, under way or done; `ahead` is when a prefetch began it, until a get or update takes it. */
+interface Opening {
+  readonly ready: Promise<Opened>;
+  done?: Opened;
+  ahead?: number;
 }
 
 /**
@@ -72,33 +95,57 @@ function queueOf(queues: Map<string, Queue>, key: string): Queue {
 export function kvSpace(options: KvSpaceOptions): KvSpace {
   const { namespace, keyOf, likelyKeyOf, what, putOptions, waitUntil, marked } = options;
   const queues = queuesOf(namespace);
-  // The queues this instance has read or written, by id (a queue dropped from the isolate's map stays usable here).
-  const mine = new Map<string, { key: string; queue: Queue }>();
+  // The reads of this instance, by id: each id is read once per instance (an instance lives for one request), and
+  // its queue then holds the freshest value the isolate knows (a queue dropped from the isolate's map stays usable).
+  const mine = new Map<string, Opening>();
   // Shared values are read back before an update counts as written, with or without waitUntil: a lost credit is
   // silent. A session's write is read back only when deferred (a session is rarely written by two requests at once).
   const verify = marked || waitUntil !== undefined;
   const keys = kvKeys({ namespace, putOptions, marked, verify, what });
 
-  async function opened(id: string): Promise<{ key: string; queue: Queue }> {
-    let known = mine.get(id);
-    if (!known) {
-      const at = Date.now();
-      // Read under the epoch this isolate read last, alongside this instance's read of the epoch (one round trip,
-      // not two in a row): the value stands when the epoch is still that one, else (a clear moved it) the key under
-      // the current epoch is read.
-      const early = likelyKeyOf?.(id)
-        ?.then(async (key) => ({ key, read: await keys.read(key, queueOf(queues, key)) }))
-        .catch(() => undefined);
-      const key = await keyOf(id);
-      const queue = queueOf(queues, key);
-      const guessed = await early;
-      const { value } = guessed?.key === key ? guessed.read : await keys.read(key, queue);
-      know(queue, value, at);
-      // Another call may have opened it while we read.
-      known = mine.get(id) ?? { key, queue };
-      mine.set(id, known);
+  async function open(id: string): Promise<Opened> {
+    const at = Date.now();
+    // Read under the epoch this isolate read last, alongside this instance's read of the epoch (one round trip,
+    // not two in a row): the value stands when the epoch is still that one, else (a clear moved it) the key under
+    // the current epoch is read.
+    const early = likelyKeyOf?.(id)
+      ?.then(async (key) => ({ key, read: await keys.read(key, queueOf(queues, key)) }))
+      .catch(() => undefined);
+    const key = await keyOf(id);
+    const queue = queueOf(queues, key);
+    const guessed = await early;
+    const { value } = guessed?.key === key ? guessed.read : await keys.read(key, queue);
+    // Dated when the read began: a write this isolate landed meanwhile stays the freshest value known.
+    know(queue, value, at);
+    return { key, queue };
+  }
+
+  function begin(id: string, ahead?: number): Opening {
+    const opening: Opening = { ready: open(id) };
+    if (ahead !== undefined) opening.ahead = ahead;
+    mine.set(id, opening);
+    // A prefetch's failure waits for the call that takes it (handled here so that it is not reported unhandled).
+    opening.ready.then(
+      (done) => {
+        opening.done = done;
+      },
+      () => undefined,
+    );
+    return opening;
+  }
+
+  function opened(id: string): Promise<Opened> {
+    let opening = mine.get(id);
+    if (opening?.ahead !== undefined) {
+      if (Date.now() - opening.ahead > PREFETCH_KEPT_MS) opening = undefined;
+      else delete opening.ahead;
     }
-    return known;
+    const taken = opening ?? begin(id);
+    // A failed read fails the call that took it, as its own read would have, and is not kept: the next call reads.
+    return taken.ready.catch((error: unknown) => {
+      if (mine.get(id) === taken) mine.delete(id);
+      throw error;
+    });
   }
   const view = (queue: Queue) => replay(queue.pending, queue.known?.value);
 
@@ -126,9 +173,16 @@ export function kvSpace(options: KvSpaceOptions): KvSpace {
       await namespace.delete(key);
     },
     writeWaitMs: waitUntil || !verify ? 0 : MAX_WRITE_WAIT_MS,
+    prefetch(id) {
+      const opening = mine.get(id);
+      if (opening && (opening.ahead === undefined || Date.now() - opening.ahead <= PREFETCH_KEPT_MS)) return;
+      begin(id, Date.now());
+    },
     forget() {
       // The epoch moved: the old keys' queues are dropped (their writes would land in the old epoch anyway).
-      for (const { queue } of mine.values()) settle(queue, queue.pending.slice(), { error: new Error('cleared') });
+      for (const { done } of mine.values()) {
+        if (done) settle(done.queue, done.queue.pending.slice(), { error: new Error('cleared') });
+      }
       mine.clear();
     },
   };

@@ -52,6 +52,15 @@ export interface DiscoveredStore {
   /** Empties every session of this store and its shared space, and nothing else that shares its backend. */
   clear(): Promise<void>;
   /**
+   * A hint that the layer will `update` this session soon (a search, once ranked), so a store whose update opens with a
+   * read of its own (KV) may start that read now and let the update take it, instead of the update waiting for a round
+   * trip after the ranking's. It returns at once and never throws; the store decides how long an unused read stands
+   * (the KV store: 5 s); a read it starts that fails fails the `get` or `update` that takes it, as that call's own read
+   * would. Optional: a store whose update is one call (a transaction, a Durable Object) leaves it out, since a read
+   * ahead would be a call more.
+   */
+  prefetch?(sessionId: string): void;
+  /**
    * Values shared across sessions, never reachable through a session id. Optional: the layer keeps shared values
    * of a store without it in memory.
    */

@@ -74,17 +74,17 @@ function writerOver(texts: Map<string, string>): DiscoveredStore {
 
 /**
  * A KV binding over the texts (one per isolate) whose reads of the epoch and of shared values answer only when the
- * test lets the waiting ones go, all at once; a session's read answers at once.
+ * test lets the waiting ones go, all at once; a session's read answers at once, unless `sessions` gates it too.
  */
-function gatedOver(texts: Map<string, string>) {
-  const waiting: (() => void)[] = [];
+function gatedOver(texts: Map<string, string>, sessions = false) {
+  const waiting: { key: string; release: () => void }[] = [];
   const reads = new Map<string, number>();
   const namespace: KvNamespaceLike = {
     get(key) {
       reads.set(key, (reads.get(key) ?? 0) + 1);
       const answer = () => texts.get(key) ?? null;
-      if (!key.endsWith('epoch') && !key.includes(':x:')) return Promise.resolve(answer());
-      return new Promise((resolve) => waiting.push(() => resolve(answer())));
+      if (!sessions && !key.endsWith('epoch') && !key.includes(':x:')) return Promise.resolve(answer());
+      return new Promise((resolve) => waiting.push({ key, release: () => resolve(answer()) }));
     },
     async put(key, value) {
       texts.set(key, value);
@@ -96,8 +96,11 @@ function gatedOver(texts: Map<string, string>) {
       return { keys: [] };
     },
   };
-  /** Runs `work`, letting the reads go wave by wave, and gives its result and the number of waves it waited for. */
-  async function inWaves<T>(work: () => Promise<T>): Promise<{ result: T; waves: number }> {
+  /** Runs `work`, letting the reads go wave by wave: its result, the waves it waited for and its reads in them. */
+  async function inWaves<T>(
+    work: () => Promise<T>,
+  ): Promise<{ result: T; waves: number; waited: Map<string, number> }> {
+    const waited = new Map<string, number>();
     let done = false;
     const running = work().finally(() => {
       done = true;
@@ -108,19 +111,35 @@ function gatedOver(texts: Map<string, string>) {
       for (let idle = 0; idle < 400 && !done && waiting.length === 0; idle++)
         await new Promise((resolve) => setTimeout(resolve, 1));
       if (done || waiting.length === 0) break;
+      // And until it has asked for every read it will before one answers: a read begun a moment after another, while
+      // none has answered, waits for the same round trip (in workerd the learner's reads come a few ticks after the
+      // session's read ahead).
+      for (let still = 0, asked = waiting.length; still < 10; still++) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        if (waiting.length !== asked) [still, asked] = [0, waiting.length];
+      }
+      // Reads still waiting once the work has ended were not waited for (a deferred write's read, its waitUntil's).
+      if (done) break;
       waves++;
-      for (const release of waiting.splice(0)) release();
+      for (const { key, release } of waiting.splice(0)) {
+        waited.set(key, (waited.get(key) ?? 0) + 1);
+        release();
+      }
     }
-    return { result: await running, waves };
+    for (const { release } of waiting.splice(0)) release();
+    return { result: await running, waves, waited };
   }
   return { namespace, inWaves, reads };
 }
 
-/** A request: a new KV store over the isolate's binding, a new layer, its first search of `query`. */
-const firstSearch = (namespace: KvNamespaceLike, query: string) => {
-  const store = createKvStore({ namespace });
+// A Worker's waitUntil: the deferred writes run on, unwaited.
+const deferred = (_: Promise<unknown>) => {};
+
+/** A request: a new KV store over the isolate's binding (writes deferred), a new layer, its first search of `query`. */
+const firstSearch = (namespace: KvNamespaceLike, query: string, sessionId = 'ask') => {
+  const store = createKvStore({ namespace, waitUntil: deferred });
   const layer = createToolSearch({ learn, store, logger: quiet });
-  return layer.search({ sessionId: 'ask', tools }, { query });
+  return layer.search({ sessionId, tools }, { query });
 };
 
 async function fed(texts: Map<string, string>, more: [string, string[]][] = []): Promise<void> {
@@ -154,6 +173,43 @@ describe('the read waves of a first search with learning on KV', () => {
     const warm = await isolate.inWaves(() => firstSearch(isolate.namespace, query));
     expect(warm.waves).toBe(1);
     expect(names(ok(warm.result).tools)).toEqual(names(ok(cold.result).tools));
+  });
+
+  it("reads the session's record in the same wave as the ranking's values, and a prepare in one wave", async () => {
+    const texts = new Map<string, string>();
+    await fed(texts);
+    const isolate = gatedOver(texts, true);
+    const query = asked[0] as string;
+    // Cold, the record is read with the epoch and the heads (under the first epoch), then come the pages they name.
+    const cold = await isolate.inWaves(() => firstSearch(isolate.namespace, query, 'cold'));
+    expect(names(ok(cold.result).tools)[0]).toBe('get_forecast');
+    expect(cold.waves).toBe(2);
+    afterWindow();
+    const warm = await isolate.inWaves(() => firstSearch(isolate.namespace, query, 'warm'));
+    expect(warm.waves).toBe(1);
+    expect(names(ok(warm.result).tools)).toEqual(names(ok(cold.result).tools));
+    // One read of the record: the update took the read begun alongside the ranking's.
+    expect(warm.waited.get('tsl:0:s:warm')).toBe(1);
+    // Within the window of values read lately, the record is the only read: one wave, as with learning off.
+    const lately = await isolate.inWaves(() => firstSearch(isolate.namespace, query, 'lately'));
+    expect(lately.waves).toBe(1);
+    const off = createToolSearch({ store: createKvStore({ namespace: isolate.namespace, waitUntil: deferred }) });
+    const plain = await isolate.inWaves(() => off.search({ sessionId: 'off', tools }, { query: 'weather' }));
+    expect(ok(plain.result).found).toBeGreaterThan(0);
+    expect(plain.waves).toBe(1);
+    // A prepare with learning reads the record and nothing else before it answers (its credit is written later).
+    afterWindow();
+    const prepare = createToolSearch({
+      learn,
+      store: createKvStore({ namespace: isolate.namespace, waitUntil: deferred }),
+      logger: quiet,
+    });
+    const messages = turn(query, ['get_forecast']);
+    const prepared = await isolate.inWaves(() =>
+      prepare.prepare({ sessionId: 'warm', tools, messages, waitUntil: deferred }),
+    );
+    expect(prepared.waves).toBe(1);
+    expect(prepared.result.discovered).toContain('get_forecast');
   });
 
   it('reads under the epoch a clear moved to, in a new isolate and in one that read the old epoch', async () => {

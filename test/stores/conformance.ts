@@ -4,7 +4,7 @@
 import { createToolSearch, type DiscoveredStore, type Logger, type Tool } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
 import { storeTools } from './catalogue.ts';
-import { learnConformance } from './learn-conformance.ts';
+import { learnCallsConformance, learnConformance } from './learn-conformance.ts';
 import { sharedConformance } from './shared-conformance.ts';
 import { vectorConformance } from './vector-conformance.ts';
 
@@ -177,7 +177,10 @@ export function storeConformance(
     });
 
     describe('the shared space', () => sharedConformance(make, hostileIds, tools));
-    describe('learning', () => learnConformance(make, tools));
+    describe('learning', () => {
+      learnConformance(make, tools);
+      learnCallsConformance(make, tools);
+    });
     if (coldIsolates) describe('tool vectors', () => vectorConformance(make, tools));
   });
 }

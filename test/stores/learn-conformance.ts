@@ -76,3 +76,35 @@ export function learnConformance(make: () => StoreHarness | Promise<StoreHarness
     // 18 merged writes per store, and KV paces each key's writes a second apart: seconds on a busy machine.
   }, 20_000);
 }
+
+/** The store with its session methods counted as the layer calls them (a method it lacks stays absent). */
+export function countingSessions(store: DiscoveredStore): { store: DiscoveredStore; calls: Record<string, number> } {
+  const calls: Record<string, number> = {};
+  const counted = new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || typeof property !== 'string') return value;
+      return (...args: unknown[]) => {
+        calls[property] = (calls[property] ?? 0) + 1;
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { store: counted, calls };
+}
+
+/** Registers the check that a search with learning makes no store call more than its session's update needs. */
+export function learnCallsConformance(make: () => StoreHarness | Promise<StoreHarness>, tools: readonly Tool[]): void {
+  it('gives a search with learning one session call, its update, and a read ahead only to a store that offers one', async () => {
+    const harness = await make();
+    const opened = await harness.open();
+    const { store, calls } = countingSessions(opened);
+    const layer = layerOver(store);
+    await layer.search({ sessionId: 'ask', tools }, { query: 'weather forecast' });
+    // A store whose update is one call (memory, IndexedDB, a Durable Object) is asked nothing more than it was
+    // before the hint existed; KV, whose update opens with a read, is told the update is coming.
+    expect(calls).toEqual(opened.prefetch ? { prefetch: 1, update: 1 } : { update: 1 });
+    await layer.flush();
+    await harness.settle?.();
+  });
+}
