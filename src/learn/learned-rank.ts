@@ -72,18 +72,28 @@ export function createLearnedRank(
       // each at its weight.
       const { value, ids } = learned;
       if (learnedTable) addLearnedScores(learnedTable, catalogue, terms, options, weight, learned);
+      const addTo = (id: number, vote: number) => {
+        const was = value[id] as number;
+        if (was === 0) ids.push(id);
+        value[id] = was + vote;
+      };
       const add = (votes: Map<string, number>, w: number) => {
         for (const [name, vote] of votes) {
           const id = catalogue.byName.get(name);
-          if (id === undefined) continue;
-          const was = value[id] as number;
-          if (was === 0) ids.push(id);
-          value[id] = was + w * vote;
+          if (id !== undefined) addTo(id, w * vote);
         }
       };
       if (index && index.size > 0) {
         const hashed = hashesOf(terms);
-        if (memoryWeight > 0) add(index.vote(hashed, VOTE), memoryWeight);
+        if (memoryWeight > 0) {
+          const { tools, votes, count } = index.vote(hashed, VOTE);
+          // The memory's tools by number: its vote maps no name.
+          const idOf = count > 0 ? index.idsIn(catalogue.byName) : undefined;
+          for (let i = 0; i < count; i++) {
+            const id = idOf?.[tools[i] as number] as number;
+            if (id >= 0) addTo(id, memoryWeight * (votes[i] as number));
+          }
+        }
         // As loud as the sets' own record says whole sets recur for requests of the same kind.
         const { sets } = index;
         const loud = sets && setWeight > 0 ? setWeight * sets.reliability(SET_VOTE) ** SET_VOTE.calibrate : 0;

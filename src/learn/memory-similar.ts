@@ -7,8 +7,11 @@ import { type MemoryEntries, setBit } from './memory-entries.ts';
 /** BM25's saturation and length normalisation over a remembered request's terms: the ranker's own k1, a description's b. */
 const K1 = PARAMS.k1;
 const B = 0.75;
-/** Past requests a search scores at most: its rarer terms find them, every other term adds to those found. */
-const CANDIDATES = 256;
+/**
+ * Past requests a search scores at most: its rarer terms find them, every other term adds to those found. 128 scores
+ * as 256 did under leave-one-set-out (bench/TUNING.md) at half the candidates' cost.
+ */
+const CANDIDATES = 128;
 
 /** The candidates of one query: entry ids and similarities by candidate (the first `count`), and the largest. */
 export interface Similar {
@@ -28,6 +31,33 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
   let stamp = 0;
   let order = new Float64Array(0);
   let termAt = new Int32Array(0);
+  // As of one load: each term's live ids, all terms' in one array (a search reads a few dozen lists, and one array is
+  // fewer places to fetch than a list each), and each entry's BM25 length factor.
+  let builtAt = -1;
+  let start = new Int32Array(1);
+  let ids = new Int32Array(0);
+  let factor = new Float64Array(0);
+
+  /** Lays the live postings out by term and computes the length factors, once per load. */
+  function build(live: number): void {
+    if (builtAt === s.loads) return;
+    builtAt = s.loads;
+    const { postings, alive, lengths, entries } = s;
+    start = new Int32Array(postings.length + 1);
+    let total = 0;
+    for (const [t, list] of postings.entries()) {
+      for (const id of list) if (alive[id] === 1) total++;
+      start[t + 1] = total;
+    }
+    ids = new Int32Array(total);
+    let at = 0;
+    for (const list of postings) for (const id of list) if (alive[id] === 1) ids[at++] = id;
+    // Each term a request holds appears once: its BM25 weight is the term's IDF times one factor of its length.
+    const avg = s.totalLength / live;
+    factor = new Float64Array(entries.length);
+    for (let id = 0; id < entries.length; id++)
+      factor[id] = (K1 + 1) / (1 + K1 * (1 - B + (B * (lengths[id] as number)) / avg));
+  }
 
   /** The query's distinct terms the memory knows, rarest first (ties: first in the query), as term numbers and df. */
   function queryOrder(terms: readonly number[]): number {
@@ -62,11 +92,11 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
   }
 
   /** A term's ids as a bitset, made from its list the first time a vote asks (the entries keep it up to date). */
-  function bitsOf(t: number, list: readonly number[]): Uint32Array {
+  function bitsOf(t: number): Uint32Array {
     let bits = s.bits[t];
     if (!bits) {
       bits = new Uint32Array((s.entries.length >>> 5) * 2 + 2);
-      for (const id of list) bits = setBit(bits, id);
+      for (const id of s.postings[t] as number[]) bits = setBit(bits, id);
       s.bits[t] = bits;
     }
     return bits;
@@ -78,7 +108,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
    * the largest: `found` and `sims` hold them by candidate. Requests of the session `skip` score -1.
    */
   function similar(terms: readonly number[], skip: number | undefined): Similar {
-    const { entries, postings, alive, lengths } = s;
+    const { entries } = s;
     const live = entries.length - s.dead;
     if (live === 0) return { count: 0, nearest: 0, found, sims };
     if (score.length < entries.length) {
@@ -90,6 +120,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
         new Uint8Array(size),
       ];
     }
+    build(live);
     const q = queryOrder(terms);
     const m = terms.length;
     // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
@@ -101,11 +132,12 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
       const n = (key - at) / m;
       const w = Math.log(1 + (live - n + 0.5) / (n + 0.5));
       most += w;
-      const list = postings[termAt[at] as number] as number[];
+      const t = termAt[at] as number;
+      const from = start[t] as number;
+      const to = start[t + 1] as number;
       if (count < CANDIDATES)
-        for (let i = 0; i < list.length; i++) {
-          const id = list[i] as number;
-          if (alive[id] === 0) continue;
+        for (let i = from; i < to; i++) {
+          const id = ids[i] as number;
           const d = score[id] as number;
           if (d === 0) {
             found[count++] = id;
@@ -115,26 +147,23 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
         }
       // A common term's long list mostly holds requests that are not candidates: a byte per request tells them
       // apart, and a list much longer than the candidates gives way to testing each candidate against its bitset.
-      else if (list.length <= 2 * count || s.repeats > 0)
-        for (let i = 0; i < list.length; i++) {
-          const id = list[i] as number;
+      else if (to - from <= 2 * count || s.repeats > 0)
+        for (let i = from; i < to; i++) {
+          const id = ids[i] as number;
           if (chosen[id] === 1) score[id] = (score[id] as number) + w;
         }
       else {
-        const bits = bitsOf(termAt[at] as number, list);
+        const bits = bitsOf(t);
         for (let k = 0; k < count; k++) {
           const id = found[k] as number;
           if (((bits[id >>> 5] as number) & (1 << (id & 31))) !== 0) score[id] = (score[id] as number) + w;
         }
       }
     }
-    // Each term a request holds appears once: its BM25 weight is the term's IDF times one factor of its length.
-    const avg = s.totalLength / live;
     let nearest = Number.NEGATIVE_INFINITY;
     for (let k = 0; k < count; k++) {
       const id = found[k] as number;
-      const length = (K1 + 1) / (1 + K1 * (1 - B + (B * (lengths[id] as number)) / avg));
-      let sim = Math.min(1, ((score[id] as number) * length) / most);
+      let sim = Math.min(1, ((score[id] as number) * (factor[id] as number)) / most);
       score[id] = 0;
       chosen[id] = 0;
       if (skip !== undefined && s.sessions[id] === skip) sim = -1;

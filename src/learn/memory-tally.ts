@@ -2,8 +2,12 @@
 // whole tool set holding it. Tools and sets are counted by their numbers in scratch arrays, zeroed after each tally.
 import type { MemoryEntries } from './memory-entries.ts';
 
-/** Per tool name, its vote: between 0 and 1. */
-export type Votes = Map<string, number>;
+/** The tools voted for, by their numbers in the memory, and their votes (between 0 and 1): the first `count` of each. */
+export interface Votes {
+  readonly tools: number[];
+  readonly votes: number[];
+  count: number;
+}
 
 /** The voters of one vote: their entry ids and their similarities, the first `count` of each. */
 export interface Voters {
@@ -20,6 +24,8 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
   let setSim = new Float64Array(0);
   // The tools in the order the voters first named them: the order of the votes.
   const named: number[] = [];
+  // Scratch for the result, valid until the next tally: a vote builds no map of names.
+  const out: Votes = { tools: [], votes: [], count: 0 };
 
   /**
    * The voters' tools: each the mean of its share of the voters' similarity and the share of the most voted whole tool
@@ -27,9 +33,9 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
    * similarity, times n / (n + half) for the n voters that used it, if at least `agree`.
    */
   return ({ ids, sims, count }, nearest, agree, half) => {
-    const { used, setOf, toolNames } = s;
-    if (toolSim.length < toolNames.length) {
-      const size = toolNames.length * 2;
+    const { used, setOf } = s;
+    if (toolSim.length < s.toolNames.length) {
+      const size = s.toolNames.length * 2;
       [toolSim, toolSet, toolN] = [new Float64Array(size), new Float64Array(size), new Int32Array(size)];
     }
     if (setSim.length < s.sets.size) setSim = new Float64Array(s.sets.size * 2);
@@ -58,19 +64,19 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
         if (sim > (toolSet[t] as number)) toolSet[t] = sim;
       }
     }
-    const votes: Votes = new Map();
+    out.count = 0;
     for (const t of named) {
       const n = toolN[t] as number;
-      if (n >= agree)
-        votes.set(
-          toolNames[t] as string,
-          (((toolSim[t] as number) + (toolSet[t] as number)) / 2 / total) * nearest * (n / (n + half)),
-        );
+      if (n >= agree) {
+        out.tools[out.count] = t;
+        out.votes[out.count++] =
+          (((toolSim[t] as number) + (toolSet[t] as number)) / 2 / total) * nearest * (n / (n + half));
+      }
       toolSim[t] = 0;
       toolSet[t] = 0;
       toolN[t] = 0;
     }
     for (let v = 0; v < count; v++) setSim[setOf[ids[v] as number] as number] = 0;
-    return votes;
+    return out;
   };
 }

@@ -55,6 +55,7 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
   const voters = { ids: [] as number[], sims: [] as number[], count: 0 };
   const sessionOf: number[] = [];
   const tally = createTally(s);
+  const none: Votes = { tools: [], votes: [], count: 0 };
 
   /** Whether candidate a is more similar than b (< 0), ties broken by the smaller key: a total order. */
   const better = (a: number, b: number): number =>
@@ -115,7 +116,7 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     const near = similar(terms, skip);
     const { count, nearest } = near;
     ({ found, sims } = near);
-    if (count === 0 || nearest < settings.gate) return new Map();
+    if (count === 0 || nearest < settings.gate) return none;
     chooseVoters(count, settings.neighbours);
     // A tool gets a vote only from enough sessions.
     return tally(voters, nearest, settings.agree, settings.half);
@@ -135,10 +136,15 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     // The request judged is itself one of the sessions that agree on its tools: the others need one fewer.
     const others = { ...settings, agree: settings.agree - 1 };
     for (const { entry } of sample) {
-      const votes = voteOf(entry.terms, others, entry.session);
+      const { tools, votes: given, count } = voteOf(entry.terms, others, entry.session);
+      const votes = new Map<number, number>();
+      for (let i = 0; i < count; i++) votes.set(tools[i] as number, given[i] as number);
       // A tool counts as named when its vote is among the first as many as the request used, ties included.
       const least = [...votes.values()].sort((a, b) => b - a)[entry.tools.length - 1] ?? 0;
-      const named = entry.tools.filter((tool) => (votes.get(tool) ?? 0) >= least && votes.has(tool));
+      const named = entry.tools.filter((name) => {
+        const vote = votes.get(s.tools.get(name) as number);
+        return vote !== undefined && vote >= least;
+      });
       sum += named.length / entry.tools.length;
     }
     calibrated = { at: s.loads, value: sample.length === 0 ? 0 : sum / sample.length };
@@ -146,10 +152,13 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
   }
 
   return (terms, settings) => {
-    const votes = voteOf(terms, settings);
-    if (votes.size === 0) return votes;
+    const out = voteOf(terms, settings);
+    if (out.count === 0) return out;
+    // Computed after the vote's own (its sample's votes share the scratch): the vote is taken again if they ran.
+    const at = calibrated.at;
     const scale = reliability(settings) ** settings.calibrate;
-    for (const [tool, v] of votes) votes.set(tool, v * scale);
+    const votes = at === s.loads ? out : voteOf(terms, settings);
+    for (let i = 0; i < votes.count; i++) votes.votes[i] = (votes.votes[i] as number) * scale;
     return votes;
   };
 }

@@ -2,7 +2,7 @@
 // as the ranker tokenized them) and the tools it used together; a new search finds the most similar requests and
 // lets them vote for their tools, but only when they are similar enough to agree on something.
 import { fnv1a } from '../search/fnv.ts';
-import { createEntries, loadPage, retainPages } from './memory-entries.ts';
+import { createEntries, loadPage, type MemoryEntries, retainPages } from './memory-entries.ts';
 import { type Remembered, TERM_MASK } from './memory-pages.ts';
 import { createVote, type VoteSettings, type Votes } from './memory-vote.ts';
 import { createSetIndex, type SetIndex } from './set-vote.ts';
@@ -25,12 +25,40 @@ export interface MemoryIndex {
   load(n: number, entries: readonly Remembered[]): void;
   /** Forgets every loaded page not in `pages` (a lane drops its oldest as the bound requires). */
   retain(pages: ReadonlySet<number>): void;
-  /** The tools the requests most similar to `terms` used, voted. Empty when none is similar enough. */
+  /** The tools the requests most similar to `terms` used, voted (by their numbers; valid until the next vote). None when none is similar enough. */
   vote(terms: readonly number[], settings: VoteSettings): Votes;
+  /** Per tool number, the tool's id in the catalogue whose names are `byName` (-1 for a tool it lacks). */
+  idsIn(byName: ReadonlyMap<string, number>): Int32Array;
   /** The same requests grouped by the whole set of tools each used, loaded and forgotten with them (when asked for). */
   readonly sets: SetIndex | undefined;
   /** Remembered requests, each counted once however often it grew. */
   readonly size: number;
+}
+
+/**
+ * The ids of a memory's tools in each catalogue, by tool number: kept per catalogue's names, and extended as tools are
+ * numbered, so a vote maps none of its tools' names.
+ */
+function createToolIds(s: MemoryEntries): (byName: ReadonlyMap<string, number>) => Int32Array {
+  const byCatalogue = new WeakMap<ReadonlyMap<string, number>, { numbering: number; ids: Int32Array; size: number }>();
+  return (byName) => {
+    const { toolNames, numbering } = s;
+    let known = byCatalogue.get(byName);
+    if (!known || known.numbering !== numbering) {
+      known = { numbering, ids: new Int32Array(0), size: 0 };
+      byCatalogue.set(byName, known);
+    }
+    if (known.size < toolNames.length) {
+      if (known.ids.length < toolNames.length) {
+        const ids = new Int32Array(toolNames.length * 2);
+        ids.set(known.ids);
+        known.ids = ids;
+      }
+      for (let t = known.size; t < toolNames.length; t++) known.ids[t] = byName.get(toolNames[t] as string) ?? -1;
+      known.size = toolNames.length;
+    }
+    return known.ids;
+  };
 }
 
 /** Creates an empty memory index; with `sets`, its requests are grouped by tool set as they load. */
@@ -42,6 +70,7 @@ export function createMemoryIndex(sets = true): MemoryIndex {
     load: (n, loaded) => loadPage(entries, n, loaded),
     retain: (keep) => retainPages(entries, keep),
     vote,
+    idsIn: createToolIds(entries),
     sets: bySet,
     get size() {
       return entries.entries.length - entries.dead;

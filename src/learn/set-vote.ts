@@ -27,9 +27,9 @@ export interface SetVoteSettings {
 /** The sets' vote as shipped (bench/TUNING.md). */
 export const SET_VOTE: SetVoteSettings = { gate: 0, agree: 2, half: 2, sets: 3, decay: 0.5, calibrate: 2 };
 
-/** The query's terms the vote reads, its rarest; and the sets it scores at most, found by those terms. */
+/** The query's terms the vote reads, its rarest; and the sets it scores at most, found by those terms (128 scores as 256 did: bench/TUNING.md). */
 const QUERY_TERMS = 32;
-const CANDIDATES = 256;
+const CANDIDATES = 128;
 
 /** The tool sets of a memory's requests, kept up to date as its index loads and drops pages. */
 export interface SetIndex {
