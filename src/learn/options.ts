@@ -11,7 +11,7 @@ export interface LearnOptions {
   readonly weight?: number;
   /** Learned credit halves after this many sessions have added to the scope, so newer use outweighs older. Default 5,000. */
   readonly halfLife?: number;
-  /** Most tools kept per query term, the strongest first; a search reads at most this many per term. Default 32. */
+  /** Most tools kept per query term, the strongest first; a search reads the first 12 of them at most. Default 32. */
   readonly maxToolsPerTerm?: number;
   /** Most bytes of JSON the scope's credits take in the store, over 32 shards of at most 90 KB each; the terms searched least of late go first. Default 2,000,000. */
   readonly maxBytes?: number;

@@ -39,14 +39,22 @@ function idfIn(ix: BuiltIndex, term: string): number {
   return idfOf(ix.size, t === undefined ? 0 : (ix.start[t + 1] as number) - (ix.start[t] as number));
 }
 
+/**
+ * Postings a search reads per term: the strongest, as the term was last written (a term keeps up to maxToolsPerTerm).
+ * The weaker ones add little: reading 12 scored as reading all 32 did under leave-one-set-out (bench/TUNING.md), and
+ * each term's read is shorter.
+ */
+const READ_PER_TERM = 12;
+
 function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number, halfLife: number): Resolved {
   const postings = entry[2];
+  const read = Math.min(postings.length, READ_PER_TERM);
   let known = resolved.get(entry);
   if (!known || known.catalogue !== catalogue) {
-    const ids = new Int32Array(postings.length);
-    for (let i = 0; i < postings.length; i++) ids[i] = catalogue.byName.get((postings[i] as Posting)[0]) ?? -1;
+    const ids = new Int32Array(read);
+    for (let i = 0; i < read; i++) ids[i] = catalogue.byName.get((postings[i] as Posting)[0]) ?? -1;
     const idf = idfIn(catalogue.index as BuiltIndex, term);
-    known = { catalogue, idf, ids, adds: new Float64Array(postings.length), u: Number.NaN, halfLife };
+    known = { catalogue, idf, ids, adds: new Float64Array(read), u: Number.NaN, halfLife };
     resolved.set(entry, known);
   }
   if (known.u !== u || known.halfLife !== halfLife) {
@@ -55,7 +63,7 @@ function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number
     // Postings committed together share their clock: their fade is computed once.
     let lastAt = Number.NaN;
     let left = 1;
-    for (let i = 0; i < postings.length; i++) {
+    for (let i = 0; i < read; i++) {
       const posting = postings[i] as Posting;
       const c = posting[1];
       const m = posting[2];
