@@ -8,10 +8,11 @@ import { type MemoryEntries, setBit } from './memory-entries.ts';
 const K1 = PARAMS.k1;
 const B = 0.75;
 /**
- * Past requests a search scores at most: its rarer terms find them, every other term adds to those found. 128 scores
- * as 256 did under leave-one-set-out (bench/TUNING.md) at half the candidates' cost.
+ * Past requests a search scores at most: its rarer terms find them, every other term adds to those found. 128 scored
+ * as 256 on the eight shared sets, but cost ToolLens's memory (12,300 requests) 2.3 points with the sets off, and
+ * measured no faster (bench/TUNING.md).
  */
-const CANDIDATES = 128;
+const CANDIDATES = 256;
 
 /** The candidates of one query: entry ids and similarities by candidate (the first `count`), and the largest. */
 export interface Similar {
