@@ -2,9 +2,10 @@
 // fails the round's update as the update's own read would (a warning, the session kept in memory), and a read left
 // unused past its window is not taken.
 import { createToolSearch, type SearchResult, type ToolSearchEvent } from 'tool-search-layer';
-import { createKvStore, type KvNamespaceLike } from 'tool-search-layer/cloudflare-kv';
+import { createKvStore } from 'tool-search-layer/cloudflare-kv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { catalogue, names } from './fixtures.ts';
+import { kvOver } from './kv-fixtures.ts';
 
 const tools = [...catalogue];
 const deferred = (_: Promise<unknown>) => {};
@@ -12,22 +13,10 @@ const deferred = (_: Promise<unknown>) => {};
 /** A binding over a map whose reads of session keys answer as `session` says; every read is counted by key. */
 function namespaceOver(session: (key: string) => Promise<string | null> | undefined = () => undefined) {
   const texts = new Map<string, string>();
-  const reads = new Map<string, number>();
-  const namespace: KvNamespaceLike = {
-    get(key) {
-      reads.set(key, (reads.get(key) ?? 0) + 1);
-      return (key.startsWith('tsl:0:s:') && session(key)) || Promise.resolve(texts.get(key) ?? null);
-    },
-    async put(key, value) {
-      texts.set(key, value);
-    },
-    async delete(key) {
-      texts.delete(key);
-    },
-    async list() {
-      return { keys: [] };
-    },
-  };
+  const { namespace, reads } = kvOver(
+    texts,
+    (key, text) => (key.startsWith('tsl:0:s:') && session(key)) || Promise.resolve(text()),
+  );
   return { namespace, texts, reads };
 }
 

@@ -12,6 +12,7 @@ import {
 import { createKvStore, type KvNamespaceLike } from 'tool-search-layer/cloudflare-kv';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { catalogue, names } from './fixtures.ts';
+import { kvOver } from './kv-fixtures.ts';
 import { asked, taught, turn } from './learn-share-fixtures.ts';
 
 const tools = [...catalogue];
@@ -78,24 +79,10 @@ function writerOver(texts: Map<string, string>): DiscoveredStore {
  */
 function gatedOver(texts: Map<string, string>, sessions = false) {
   const waiting: { key: string; release: () => void }[] = [];
-  const reads = new Map<string, number>();
-  const namespace: KvNamespaceLike = {
-    get(key) {
-      reads.set(key, (reads.get(key) ?? 0) + 1);
-      const answer = () => texts.get(key) ?? null;
-      if (!sessions && !key.endsWith('epoch') && !key.includes(':x:')) return Promise.resolve(answer());
-      return new Promise((resolve) => waiting.push({ key, release: () => resolve(answer()) }));
-    },
-    async put(key, value) {
-      texts.set(key, value);
-    },
-    async delete(key) {
-      texts.delete(key);
-    },
-    async list() {
-      return { keys: [] };
-    },
-  };
+  const { namespace, reads } = kvOver(texts, (key, text) => {
+    if (!sessions && !key.endsWith('epoch') && !key.includes(':x:')) return Promise.resolve(text());
+    return new Promise((resolve) => waiting.push({ key, release: () => resolve(text()) }));
+  });
   /** Runs `work`, letting the reads go wave by wave: its result, the waves it waited for and its reads in them. */
   async function inWaves<T>(
     work: () => Promise<T>,
