@@ -27,6 +27,10 @@ async function openTab(context: BrowserContext, problems: string[]): Promise<Pag
 interface Held {
   waiting?: boolean;
   released?: Promise<void>;
+  /** Tells the other tab that this tab's run has started. */
+  sayStarted?: () => void;
+  /** Settles once the other tab has said its run started: a run that waits for it before its last step overlaps the other tab's run by construction, not by how fast its first steps finish. */
+  otherStarted?: Promise<void>;
 }
 
 /** Starts `work` in every tab, then releases them all with one BroadcastChannel message, so their store calls overlap. */
@@ -40,6 +44,11 @@ async function together<A, R>(tabs: Page[], args: A[], work: (arg: A) => Promise
           channel.close();
           resolve();
         };
+      });
+      const started = new BroadcastChannel('started');
+      (window as Held).sayStarted = () => started.postMessage('started');
+      (window as Held).otherStarted = new Promise<void>((resolve) => {
+        started.onmessage = () => resolve();
       });
     });
   }
@@ -59,7 +68,7 @@ async function searchAndPrepare(arg: {
 }): Promise<TabRun> {
   const { createToolSearch, SEARCH_TOOL_NAME } = window.toolSearchLayer;
   const { createIndexedDbStore } = window.toolSearchIndexedDb;
-  // Held until every tab is here (see `together`).
+  // Held until every tab is here (see `together`); the last query waits for the other tab's start (see `Held.otherStarted`).
   (window as Held).waiting = true;
   await (window as Held).released;
   const warnings: string[] = [];
@@ -88,10 +97,20 @@ async function searchAndPrepare(arg: {
     await layer.prepare({ ...context, messages: messages as never[] });
   };
   if (arg.parallel) {
-    await Promise.all(arg.queries.map((query, i) => one(query, i, [])));
+    const all = arg.queries.slice(0, -1).map((query, i) => one(query, i, []));
+    (window as Held).sayStarted?.();
+    await (window as Held).otherStarted;
+    const last = arg.queries.length - 1;
+    await Promise.all([...all, one(arg.queries[last] as string, last, [])]);
   } else {
     const history: unknown[] = [];
-    for (const [i, query] of arg.queries.entries()) await one(query, i, history);
+    for (const [i, query] of arg.queries.entries()) {
+      if (i === arg.queries.length - 1) {
+        (window as Held).sayStarted?.();
+        await (window as Held).otherStarted;
+      }
+      await one(query, i, history);
+    }
   }
   return { found, started, ended: performance.timeOrigin + performance.now(), warnings };
 }
@@ -153,6 +172,7 @@ async function addCredits(arg: {
   term: string;
   times: number;
 }): Promise<{ started: number; ended: number }> {
+  // Each tab sends its second half only once the other tab has started (see `Held.otherStarted`).
   (window as Held).waiting = true;
   await (window as Held).released;
   const shared = window.toolSearchIndexedDb.createIndexedDbStore().shared as SharedSpace;
@@ -161,7 +181,11 @@ async function addCredits(arg: {
     const credits = (current ?? {}) as Record<string, number>;
     return { ...credits, [arg.term]: (credits[arg.term] ?? 0) + 1, total: (credits.total ?? 0) + 1 };
   };
-  await Promise.all(Array.from({ length: arg.times }, () => shared.update(arg.key, credit)));
+  const add = (count: number) => Array.from({ length: count }, () => shared.update(arg.key, credit));
+  const firstHalf = add(Math.ceil(arg.times / 2));
+  (window as Held).sayStarted?.();
+  await (window as Held).otherStarted;
+  await Promise.all([...firstHalf, ...add(Math.floor(arg.times / 2))]);
   return { started, ended: performance.timeOrigin + performance.now() };
 }
 
