@@ -22,46 +22,65 @@ export interface Similar {
   readonly sims: Float64Array;
 }
 
+/** A query's terms as a search reads them, as of load `at`: the first `count` term numbers and weights, and the weights' sum. */
+interface Plan {
+  at: number;
+  count: number;
+  t: Int32Array;
+  w: Float64Array;
+  most: number;
+}
+
+/** Scratch by entry id (score, chosen) and by candidate (found, sims), zeroed after each query. */
+const scratchFor = (size: number) => ({
+  score: new Float64Array(size),
+  chosen: new Uint8Array(size),
+  found: new Int32Array(size),
+  sims: new Float64Array(size),
+});
+
 /** Creates the similarity over a memory index's entries (its scratch arrays, by entry id, by candidate and by term, kept between queries and grown with the memory). */
 export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip: number | undefined) => Similar {
-  let score = new Float64Array(0);
-  let chosen = new Uint8Array(0);
-  let found = new Int32Array(0);
-  let sims = new Float64Array(0);
+  let scratch = scratchFor(0);
   let mark = new Int32Array(0);
   let stamp = 0;
   let order = new Float64Array(0);
   let termAt = new Int32Array(0);
+  const plans = new WeakMap<readonly number[], Plan>();
   // As of one load: each term's live ids, all terms' in one array (a search reads a few dozen lists, and one array is
   // fewer places to fetch than a list each), and each entry's BM25 length factor.
-  let builtAt = -1;
-  let start = new Int32Array(1);
-  let ids = new Int32Array(0);
-  let factor = new Float64Array(0);
+  let laid = { at: -1, start: new Int32Array(1), ids: new Int32Array(0), factor: new Float64Array(0) };
 
   /** Lays the live postings out by term and computes the length factors, once per load. */
-  function build(live: number): void {
-    if (builtAt === s.loads) return;
-    builtAt = s.loads;
+  function layout(live: number): typeof laid {
+    if (laid.at === s.loads) return laid;
     const { postings, alive, lengths, entries } = s;
-    start = new Int32Array(postings.length + 1);
+    const start = new Int32Array(postings.length + 1);
     let total = 0;
     for (const [t, list] of postings.entries()) {
       for (const id of list) if (alive[id] === 1) total++;
       start[t + 1] = total;
     }
-    ids = new Int32Array(total);
+    const ids = new Int32Array(total);
     let at = 0;
     for (const list of postings) for (const id of list) if (alive[id] === 1) ids[at++] = id;
     // Each term a request holds appears once: its BM25 weight is the term's IDF times one factor of its length.
     const avg = s.totalLength / live;
-    factor = new Float64Array(entries.length);
+    const factor = new Float64Array(entries.length);
     for (let id = 0; id < entries.length; id++)
       factor[id] = (K1 + 1) / (1 + K1 * (1 - B + (B * (lengths[id] as number)) / avg));
+    laid = { at: s.loads, start, ids, factor };
+    return laid;
   }
 
-  /** The query's distinct terms the memory knows, rarest first (ties: first in the query), as term numbers and df. */
-  function queryOrder(terms: readonly number[]): number {
+  /**
+   * The query's distinct terms the memory knows, rarest first (ties: first in the query), as term numbers and IDF
+   * weights, and the weights' sum: kept per query's terms (the same array from the learner's cache) until the next
+   * load, which alone changes term numbers and document frequencies.
+   */
+  function planOf(terms: readonly number[], live: number): Plan {
+    let plan = plans.get(terms);
+    if (plan?.at === s.loads) return plan;
     const { postings, df } = s;
     if (mark.length < postings.length) mark = new Int32Array(postings.length * 2);
     if (order.length < terms.length) [order, termAt] = [new Float64Array(terms.length), new Int32Array(terms.length)];
@@ -89,7 +108,25 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
         for (; i > 0 && (order[i - 1] as number) > key; i--) order[i] = order[i - 1] as number;
         order[i] = key;
       }
-    return q;
+    if (!plan || plan.t.length < q) {
+      plan = { at: 0, count: 0, t: new Int32Array(q), w: new Float64Array(q), most: 0 };
+      plans.set(terms, plan);
+    }
+    const m = terms.length;
+    let most = 0;
+    for (let j = 0; j < q; j++) {
+      const key = order[j] as number;
+      const at = key % m;
+      const n = (key - at) / m;
+      const w = Math.log(1 + (live - n + 0.5) / (n + 0.5));
+      most += w;
+      plan.t[j] = termAt[at] as number;
+      plan.w[j] = w;
+    }
+    plan.at = s.loads;
+    plan.count = q;
+    plan.most = most;
+    return plan;
   }
 
   /** A term's ids as a bitset, made from its list the first time a vote asks (the entries keep it up to date). */
@@ -111,29 +148,17 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
   function similar(terms: readonly number[], skip: number | undefined): Similar {
     const { entries } = s;
     const live = entries.length - s.dead;
+    if (scratch.score.length < entries.length) scratch = scratchFor(entries.length * 2);
+    // Locals, not the closure's variables: the loops below read them a thousand times and more.
+    const { score, chosen, found, sims } = scratch;
     if (live === 0) return { count: 0, nearest: 0, found, sims };
-    if (score.length < entries.length) {
-      const size = entries.length * 2;
-      [score, found, sims, chosen] = [
-        new Float64Array(size),
-        new Int32Array(size),
-        new Float64Array(size),
-        new Uint8Array(size),
-      ];
-    }
-    build(live);
-    const q = queryOrder(terms);
-    const m = terms.length;
+    const { start, ids, factor } = layout(live);
+    const plan = planOf(terms, live);
     // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
     let count = 0;
-    let most = 0;
-    for (let j = 0; j < q; j++) {
-      const key = order[j] as number;
-      const at = key % m;
-      const n = (key - at) / m;
-      const w = Math.log(1 + (live - n + 0.5) / (n + 0.5));
-      most += w;
-      const t = termAt[at] as number;
+    for (let j = 0; j < plan.count; j++) {
+      const t = plan.t[j] as number;
+      const w = plan.w[j] as number;
       const from = start[t] as number;
       const to = start[t + 1] as number;
       if (count < CANDIDATES)
@@ -148,19 +173,22 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
         }
       // A common term's long list mostly holds requests that are not candidates: a byte per request tells them
       // apart, and a list much longer than the candidates gives way to testing each candidate against its bitset.
+      // Either adds w times 0 or 1, not under a branch: which requests are candidates follows no pattern a branch
+      // predicts, and w times 1 is w exactly.
       else if (to - from <= 2 * count || s.repeats > 0)
         for (let i = from; i < to; i++) {
           const id = ids[i] as number;
-          if (chosen[id] === 1) score[id] = (score[id] as number) + w;
+          score[id] = (score[id] as number) + w * (chosen[id] as number);
         }
       else {
         const bits = bitsOf(t);
         for (let k = 0; k < count; k++) {
           const id = found[k] as number;
-          if (((bits[id >>> 5] as number) & (1 << (id & 31))) !== 0) score[id] = (score[id] as number) + w;
+          score[id] = (score[id] as number) + w * (((bits[id >>> 5] as number) >>> (id & 31)) & 1);
         }
       }
     }
+    const { most } = plan;
     let nearest = Number.NEGATIVE_INFINITY;
     for (let k = 0; k < count; k++) {
       const id = found[k] as number;

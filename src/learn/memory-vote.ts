@@ -4,7 +4,7 @@
 import { keepFirst } from './first-few.ts';
 import { type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
 import type { Remembered } from './memory-pages.ts';
-import { createSimilar } from './memory-similar.ts';
+import { createSimilar, type Similar } from './memory-similar.ts';
 import { createTally, type Votes } from './memory-tally.ts';
 
 export type { Votes } from './memory-tally.ts';
@@ -48,9 +48,6 @@ function calibrationSample(entries: readonly (Entry | undefined)[]): Sampled[] {
 export function createVote(s: MemoryEntries): (terms: readonly number[], settings: VoteSettings) => Votes {
   // Scratch kept between votes: a vote hashes nothing and allocates little.
   const similar = createSimilar(s);
-  // The last query's candidates, as the similarity gave them.
-  let found: Int32Array = new Int32Array(0);
-  let sims: Float64Array = new Float64Array(0);
   const best = new Int32Array(PICKS);
   const voters = { ids: [] as number[], sims: [] as number[], count: 0 };
   const sessionOf: number[] = [];
@@ -58,30 +55,38 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
   const none: Votes = { tools: [], votes: [], count: 0 };
 
   /** Whether candidate a is more similar than b (< 0), ties broken by the smaller key: a total order. */
-  const better = (a: number, b: number): number =>
+  const better = ({ found, sims }: Similar, a: number, b: number): number =>
     (sims[b] as number) - (sims[a] as number) ||
     (s.keys[found[a] as number] as number) - (s.keys[found[b] as number] as number);
 
   /** The best PICKS candidates in order, in one pass (into `best`); how many. */
-  function pick(count: number): number {
+  function pick(near: Similar): number {
+    // Locals, not properties: the loop reads them a few hundred times.
+    const { count, found, sims } = near;
+    const { keys } = s;
     let picked = 0;
+    // The least similarity picked, once PICKS are: most candidates are below it, and that alone settles them.
+    let floor = Number.NEGATIVE_INFINITY;
     for (let k = 0; k < count; k++) {
-      // Most candidates are less similar than the last picked: that alone settles it.
-      if (picked === PICKS && (sims[k] as number) < (sims[best[PICKS - 1] as number] as number)) continue;
-      if (picked === PICKS && better(k, best[PICKS - 1] as number) >= 0) continue;
-      let i = Math.min(picked, PICKS - 1);
-      best[i] = k;
-      if (picked < PICKS) picked++;
-      while (i > 0 && better(k, best[i - 1] as number) < 0) {
-        best[i] = best[i - 1] as number;
-        best[--i] = k;
+      const sim = sims[k] as number;
+      if (picked === PICKS && (sim < floor || better(near, k, best[PICKS - 1] as number) >= 0)) continue;
+      let i = picked < PICKS ? picked++ : PICKS - 1;
+      // Past every picked candidate that is less similar, or as similar with a larger key (as `better` orders them).
+      const key = keys[found[k] as number] as number;
+      for (; i > 0; i--) {
+        const b = best[i - 1] as number;
+        const bSim = sims[b] as number;
+        if (bSim > sim || (bSim === sim && (keys[found[b] as number] as number) <= key)) break;
+        best[i] = b;
       }
+      best[i] = k;
+      if (picked === PICKS) floor = sims[best[PICKS - 1] as number] as number;
     }
     return picked;
   }
 
   /** Takes candidate k as a voter if its session has none yet; whether to read on. */
-  function offer(k: number, neighbours: number): boolean {
+  function offer({ found, sims }: Similar, k: number, neighbours: number): boolean {
     const sim = sims[k] as number;
     if (sim < 0) return false;
     const id = found[k] as number;
@@ -99,27 +104,26 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
    * Each session votes once, with its most similar request, the most similar first: the best PICKS in one pass, the
    * rest sorted only if the vote reads on (a few sessions may each hold many similar requests).
    */
-  function chooseVoters(count: number, neighbours: number): void {
+  function chooseVoters(near: Similar, neighbours: number): void {
     voters.count = 0;
-    const picked = pick(count);
-    for (let i = 0; i < picked; i++) if (!offer(best[i] as number, neighbours)) return;
+    const picked = pick(near);
+    for (let i = 0; i < picked; i++) if (!offer(near, best[i] as number, neighbours)) return;
     if (picked < PICKS) return;
+    const { count } = near;
     const taken = new Uint8Array(count);
     for (const k of best) taken[k] = 1;
     const rest: number[] = [];
     for (let k = 0; k < count; k++) if (taken[k] === 0) rest.push(k);
-    rest.sort(better);
-    for (const k of rest) if (!offer(k, neighbours)) return;
+    rest.sort((a, b) => better(near, a, b));
+    for (const k of rest) if (!offer(near, k, neighbours)) return;
   }
 
   function voteOf(terms: readonly number[], settings: VoteSettings, skip?: number): Votes {
     const near = similar(terms, skip);
-    const { count, nearest } = near;
-    ({ found, sims } = near);
-    if (count === 0 || nearest < settings.gate) return none;
-    chooseVoters(count, settings.neighbours);
+    if (near.count === 0 || near.nearest < settings.gate) return none;
+    chooseVoters(near, settings.neighbours);
     // A tool gets a vote only from enough sessions.
-    return tally(voters, nearest, settings.agree, settings.half);
+    return tally(voters, near.nearest, settings.agree, settings.half);
   }
 
   // The memory's reliability as of the load it was computed at: a load changes what it remembers.

@@ -396,6 +396,19 @@ describe('learn', () => {
     ).toEqual([]);
   });
 
+  it('finds requests remembered after the same search was asked: what a search keeps of its terms lasts one load', async () => {
+    // The memory alone speaks: the table and the sets off.
+    const memoryOnly = { weight: 0, setWeight: 0 };
+    const layer = createToolSearch({ learn: memoryOnly, store: createMemoryStore(), logger: quiet });
+    await layer.prepare({ sessionId: 'mail', tools, messages: turn('write to bob about the invoice', ['send_email']) });
+    await layer.flush();
+    // The memory holds none of these words yet: the search reads none of its terms.
+    const asked = 'umbrella tomorrow lisbon';
+    expect(await top(layer, asked)).toEqual([]);
+    await feed(layer, 2, 'pack an umbrella for tomorrow in lisbon', ['get_forecast']);
+    expect(await top(layer, asked)).toEqual(['get_forecast']);
+  });
+
   it('reads pages written before terms were packed (each term a number) as it reads its own', async () => {
     const store = createMemoryStore();
     const memoryOnly = { weight: 0 };
