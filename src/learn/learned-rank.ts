@@ -77,12 +77,6 @@ export function createLearnedRank(
         if (was === 0) ids.push(id);
         value[id] = was + vote;
       };
-      const add = (votes: Map<string, number>, w: number) => {
-        for (const [name, vote] of votes) {
-          const id = catalogue.byName.get(name);
-          if (id !== undefined) addTo(id, w * vote);
-        }
-      };
       if (index && index.size > 0) {
         const hashed = hashesOf(terms);
         if (memoryWeight > 0) {
@@ -97,16 +91,25 @@ export function createLearnedRank(
         // As loud as the sets' own record says whole sets recur for requests of the same kind.
         const { sets } = index;
         const loud = sets && setWeight > 0 ? setWeight * sets.reliability(SET_VOTE) ** SET_VOTE.calibrate : 0;
-        if (sets && loud > 0) add(sets.vote(hashed, SET_VOTE), loud);
+        if (sets && loud > 0) {
+          const { ids: voted, votes } = sets.vote(hashed, SET_VOTE, catalogue.byName);
+          for (let i = 0; i < voted.length; i++) addTo(voted[i] as number, loud * (votes[i] as number));
+        }
       }
-      // Visibility is asked only of the tools that can change the ranking: a hidden tool never counts.
-      if (!ids.some(visible)) return base(take);
       const depth = Math.max(take, HEAD);
       // Below the head, a tool reaches the page only if its learned value makes up the rank it lacks. When one may,
       // the ranking marks its whole result set in the same pass: whether the keywords found such a tool at all
       // decides whether it joins the result set.
       const reach = 1 / take - 1 / (depth + 1);
-      const joins = ids.filter((id) => (value[id] as number) >= reach && visible(id));
+      // Visibility is asked only of the tools that can change the ranking: a hidden tool never counts.
+      let seen = false;
+      const joins: number[] = [];
+      for (const id of ids) {
+        if (!visible(id)) continue;
+        seen = true;
+        if ((value[id] as number) >= reach) joins.push(id);
+      }
+      if (!seen) return base(take);
       const members = joins.length > 0 ? new Uint8Array(catalogue.tools.length) : undefined;
       const ranked = await base(depth, members);
       // The keyword ranking marks members when it made the result set (a semantic one does not).

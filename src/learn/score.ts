@@ -145,24 +145,39 @@ export function reorder(
   depth: number,
   members: Uint8Array | undefined,
 ): RankResult {
-  // Each tool of the reordered list with its keyword place and its value; the list is at most depth + joins long.
-  const place = new Map<number, number>();
-  for (const [i, id] of ranked.ids.entries()) place.set(id, i);
+  // The reordered list, at most depth + joins long and mostly in keyword order already: kept sorted by insertion
+  // (by `by` falling, then keyword place, then id), in parallel arrays rather than an object per tool.
+  const ids: number[] = [];
+  const at: number[] = [];
+  const by: number[] = [];
+  const put = (id: number, place: number) => {
+    const score = 1 / (1 + place) + (value[id] as number);
+    let i = ids.length;
+    for (; i > 0; i--) {
+      const b = by[i - 1] as number;
+      const a = at[i - 1] as number;
+      if (b > score || (b === score && (a < place || (a === place && (ids[i - 1] as number) < id)))) break;
+      ids[i] = ids[i - 1] as number;
+      at[i] = a;
+      by[i] = b;
+    }
+    ids[i] = id;
+    at[i] = place;
+    by[i] = score;
+  };
+  const head = ranked.ids;
+  for (let i = 0; i < head.length; i++) put(head[i] as number, i);
   let found = ranked.found;
-  const all = ranked.ids.map((id, i) => ({ id, at: i, by: 1 / (1 + i) + (value[id] as number) }));
   for (const id of joins) {
-    if (place.has(id)) continue;
-    let at: number;
-    if (members?.[id]) at = depth + 1;
-    else if (members || ranked.ids.length < depth) {
+    // Ranked already, or joined already (a tool whose value came back to 0 and grew again is listed twice).
+    if (ids.includes(id)) continue;
+    if (members?.[id]) put(id, depth + 1);
+    else if (members || head.length < depth) {
       // Outside the keyword result set: no keyword rank at all.
-      at = Number.POSITIVE_INFINITY;
+      put(id, Number.POSITIVE_INFINITY);
       found++;
-    } else continue;
-    place.set(id, at);
-    all.push({ id, at, by: 1 / (1 + at) + (value[id] as number) });
+    }
   }
-  all.sort((a, b) => b.by - a.by || a.at - b.at || a.id - b.id);
-  const ids = all.map(({ id }) => id);
-  return { found, ids: Number.isFinite(take) ? ids.slice(0, take) : ids, keywords: ranked.keywords };
+  if (Number.isFinite(take) && ids.length > take) ids.length = take;
+  return { found, ids, keywords: ranked.keywords };
 }

@@ -33,10 +33,19 @@ const CANDIDATES = 128;
 
 /** The tool sets of a memory's requests, kept up to date as its index loads and drops pages. */
 export interface SetIndex {
-  /** Per tool name, its vote (0 to 1): the tools of the sets the query most resembles, the nearest first. */
-  vote(terms: readonly number[], settings: SetVoteSettings): Map<string, number>;
+  /**
+   * The tools of the sets the query most resembles, the nearest first, by their ids in the catalogue whose names are
+   * `byName` (a tool it lacks left out), each with its vote (0 to 1). Valid until the next vote.
+   */
+  vote(terms: readonly number[], settings: SetVoteSettings, byName: ReadonlyMap<string, number>): SetVotes;
   /** How often the sets' vote names what remembered requests used, each judged without its own session (0 to 1). */
   reliability(settings: SetVoteSettings): number;
+}
+
+/** The sets' vote by tool id: `votes[i]` is the vote of tool `ids[i]`. */
+export interface SetVotes {
+  readonly ids: readonly number[];
+  readonly votes: readonly number[];
 }
 
 /** Scratch space for dot products by set id: zero between searches, which run one at a time (no await inside). */
@@ -178,6 +187,38 @@ function voteOf(
   return votes;
 }
 
+/**
+ * The sets' vote for `terms` as voteOf gives it, by tool id (`idsOf` gives a set's tools' ids), into `out`: a
+ * search maps no name.
+ */
+function voteByIds(
+  p: SetProfiles,
+  s: MemoryEntries,
+  terms: readonly number[],
+  settings: SetVoteSettings,
+  idsOf: (set: SetProfile) => Int32Array,
+  out: { ids: number[]; votes: number[] },
+): SetVotes {
+  const { gate, agree, half, sets, decay } = settings;
+  out.ids.length = 0;
+  out.votes.length = 0;
+  if (p.live === 0) return out;
+  let scale = 1;
+  for (const { set, cos } of nearestSets(p, s, terms, sets)) {
+    const n = p.sizes[set.id] as number;
+    if (cos < gate) break;
+    if (n < agree) continue;
+    const vote = scale * cos * (n / (n + half));
+    for (const id of idsOf(set))
+      if (id >= 0 && !out.ids.includes(id)) {
+        out.ids.push(id);
+        out.votes.push(vote);
+      }
+    scale *= decay;
+  }
+  return out;
+}
+
 /** A sampled request, with what orders the sample. */
 type Sampled = { entry: Entry; key: string; rank: number };
 const bySample = (a: Sampled, b: Sampled): number =>
@@ -225,10 +266,21 @@ export function createSetIndex(s: MemoryEntries): SetIndex {
   s.hooks = profileHooks(p);
   // The sets' reliability as of the load it was computed at.
   let judged = { at: -1, value: 0 };
+  // Each set's tools' ids in the catalogue last asked about (a set's tools never change).
+  const toolIds = new WeakMap<SetProfile, { byName: ReadonlyMap<string, number>; ids: Int32Array }>();
+  const out = { ids: [] as number[], votes: [] as number[] };
   return {
-    vote(terms, settings) {
+    vote(terms, settings, byName) {
       buildPairs(p.pairs, s);
-      return voteOf(p, s, terms, settings);
+      const idsOf = (set: SetProfile) => {
+        let known = toolIds.get(set);
+        if (known?.byName !== byName) {
+          known = { byName, ids: Int32Array.from(set.tools, (tool) => byName.get(tool) ?? -1) };
+          toolIds.set(set, known);
+        }
+        return known.ids;
+      };
+      return voteByIds(p, s, terms, settings, idsOf, out);
     },
     reliability(settings) {
       if (judged.at === s.loads) return judged.value;

@@ -27,13 +27,19 @@ export interface SpaceAccess {
 
 /** The space's access as the learner holds it: `fresh` takes the time when a caller checks many keys at once. */
 export interface SpaceCache extends SpaceAccess {
-  fresh(key: string, now?: number): { value: unknown } | undefined;
+  /** As SpaceAccess's, with the time the value was read or written (it stands for REFRESH_MS from then). */
+  fresh(key: string, now?: number): { readonly value: unknown; readonly at: number } | undefined;
+  /**
+   * Counts every change to the values kept: what a caller derived from `fresh` values stands, unchanged, while this
+   * count is the same and none of those values has expired.
+   */
+  changes(): number;
   /** Forgets the values read or written: of one scope's keys, or (no scope: the store was cleared) all. */
   clear(scope?: string): void;
 }
 
 /** How long a head or shard read from the store is used before it is read again. */
-const REFRESH_MS = 5000;
+export const REFRESH_MS = 5000;
 
 /**
  * Values kept per storage identity (and partition) at most, the oldest going first. A value is of no use REFRESH_MS after it was read
@@ -50,6 +56,8 @@ interface Kept {
   readonly reading: Map<string, Promise<unknown>>;
   /** Counts the clears: a read begun before one does not keep what it read. */
   clears: number;
+  /** Counts the changes to `values` (keeps, drops and clears). */
+  changes: number;
 }
 
 /** Per storage identity, its caches by partition (the half-life of the layers sharing one). */
@@ -66,11 +74,12 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     partitions = new Map();
     isolate.set(identity, partitions);
   }
-  const kept: Kept = partitions?.get(partition) ?? { values: new Map(), reading: new Map(), clears: 0 };
+  const kept: Kept = partitions?.get(partition) ?? { values: new Map(), reading: new Map(), clears: 0, changes: 0 };
   partitions?.set(partition, kept);
   const cache = kept.values;
   const keep = (key: string, value: unknown) => {
     const now = Date.now();
+    kept.changes++;
     cache.delete(key);
     cache.set(key, { value, at: now });
     // Kept in the order they were kept: the expired ones are at the front, and the oldest go past the bound.
@@ -80,7 +89,7 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     }
   };
   /** A value read or written within REFRESH_MS, boxed (a missing key is undefined inside). */
-  const fresh = (key: string, now = Date.now()): { value: unknown } | undefined => {
+  const fresh = (key: string, now = Date.now()): { value: unknown; at: number } | undefined => {
     const hit = cache.get(key);
     return hit && now - hit.at < REFRESH_MS ? hit : undefined;
   };
@@ -112,6 +121,7 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     const base = scope === undefined ? undefined : scopeKey(scope);
     for (const each of partitions?.values() ?? [kept]) {
       each.clears++;
+      each.changes++;
       // A read begun before the clear may answer from before it: a search asking after the clear reads anew.
       each.reading.clear();
       if (base === undefined) each.values.clear();
@@ -120,7 +130,9 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     }
   }
   const drop = (key: string, value: unknown) => {
-    if (cache.get(key)?.value === value) cache.delete(key);
+    if (cache.get(key)?.value !== value) return;
+    cache.delete(key);
+    kept.changes++;
   };
-  return { shared, read, keep, drop, fresh, clear };
+  return { shared, read, keep, drop, fresh, clear, changes: () => kept.changes };
 }

@@ -3,7 +3,7 @@
 import { clockKeys, clockOf } from './clock.ts';
 import { type QueryTerms, rememberRecent } from './query-terms.ts';
 import type { Learned } from './score.ts';
-import type { SpaceCache } from './space-cache.ts';
+import { REFRESH_MS, type SpaceCache } from './space-cache.ts';
 import { readHead, readShard, SHARDS, type Shard, shardKey, type TermEntry } from './table.ts';
 
 type Warn = (message: string) => void;
@@ -45,20 +45,30 @@ export function createTableReader(scope: string, space: SpaceCache, queryTerms: 
       { clockNames: clockKeys(scope), shardNames: Array.from({ length: SHARDS }, (_, i) => shardKey(scope, i)) },
       SCOPES_KEPT,
     );
-  // The shards a search found in the cache, by index, cleared for each search (heldFor waits for nothing).
-  const shards: (Shard['x'] | undefined)[] = new Array(SHARDS);
+  // What heldFor found in the cache: the clock and the shards by index (filled as searches need them). It stands while
+  // the cache's values are the same objects (no keep, drop or clear since) and none of those it read has expired.
+  const held = { changes: -1, until: 0, u: 0, shards: new Array<Shard['x'] | undefined>(SHARDS) };
 
   function heldFor(terms: readonly string[]): Learned | undefined {
     const now = Date.now();
-    let u = 0;
-    for (const key of clockNames) {
-      const hit = fresh(key, now);
-      if (!hit) return undefined;
-      u += readHead(hit.value).u;
+    const changes = space.changes();
+    if (held.changes !== changes || now >= held.until) {
+      let u = 0;
+      let until = Number.POSITIVE_INFINITY;
+      for (const key of clockNames) {
+        const hit = fresh(key, now);
+        if (!hit) return undefined;
+        u += readHead(hit.value).u;
+        until = Math.min(until, hit.at + REFRESH_MS);
+      }
+      held.changes = changes;
+      held.until = until;
+      held.u = u;
+      held.shards.fill(undefined);
     }
+    const { shards } = held;
     const hashes = hashesOf(terms);
     const first = firstOf(terms);
-    shards.fill(undefined);
     const entries: (TermEntry | undefined)[] = new Array(terms.length);
     for (let k = 0; k < terms.length; k++) {
       if (!first[k]) continue;
@@ -69,10 +79,11 @@ export function createTableReader(scope: string, space: SpaceCache, queryTerms: 
         if (!hit) return undefined;
         x = readShard(hit.value).x;
         shards[i] = x;
+        held.until = Math.min(held.until, hit.at + REFRESH_MS);
       }
       entries[k] = entryIn(x, terms[k] as string);
     }
-    return { u, entries, first };
+    return { u: held.u, entries, first };
   }
 
   async function learnedFor(terms: readonly string[], warn: Warn): Promise<Learned> {

@@ -110,6 +110,29 @@ describe('the values read lately, shared by the layers of one storage', () => {
     }
   });
 
+  it('ranks by the table as a commit between two searches of one layer left it, and another cache’s once the window passed', async () => {
+    // The table alone: its clock and shards, which a layer keeps from one search to the next while they stand.
+    const learn = { memoryWeight: 0, setWeight: 0 };
+    const store = createMemoryStore();
+    const layer = layerOn(store, learn);
+    const unlearned = await rankings(layer);
+    expect(unlearned[0]).not.toEqual(['get_forecast']);
+    // Searched again, with everything read: the layer answers from what it kept.
+    expect(await rankings(layer)).toEqual(unlearned);
+    await feed(layer);
+    expect((await rankings(layer))[0]).toEqual(['get_forecast']);
+    // Another cache's layer (no identity) reads the store before the commit: within the window it keeps what it read,
+    // and once it passed it reads what the commit left.
+    const other = createMemoryStore();
+    const reader = layerOn(unshared(other), learn);
+    expect(await rankings(reader)).toEqual(unlearned);
+    expect(await rankings(reader)).toEqual(unlearned);
+    await feed(layerOn(unshared(other), learn));
+    expect(await rankings(reader)).toEqual(unlearned);
+    vi.setSystemTime(Date.now() + 5_001);
+    expect((await rankings(reader))[0]).toEqual(['get_forecast']);
+  });
+
   it('reads each value once for layers whose first searches run at once', async () => {
     const store = createMemoryStore();
     await feed(layerOn(store));
