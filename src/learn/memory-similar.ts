@@ -22,12 +22,16 @@ export interface Similar {
   readonly sims: Float64Array;
 }
 
-/** A query's terms as a search reads them, as of load `at`: the first `count` term numbers and weights, and the weights' sum. */
+/**
+ * A query's terms as a search reads them, as of load `at`: the first `count` term numbers, weights and the bounds of
+ * their ids in the laid-out postings (from, to by turns), and the weights' sum.
+ */
 interface Plan {
   at: number;
   count: number;
   t: Int32Array;
   w: Float64Array;
+  span: Int32Array;
   most: number;
 }
 
@@ -78,7 +82,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
    * weights, and the weights' sum: kept per query's terms (the same array from the learner's cache) until the next
    * load, which alone changes term numbers and document frequencies.
    */
-  function planOf(terms: readonly number[], live: number): Plan {
+  function planOf(terms: readonly number[], live: number, start: Int32Array): Plan {
     let plan = plans.get(terms);
     if (plan?.at === s.loads) return plan;
     const { postings, df } = s;
@@ -109,7 +113,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
         order[i] = key;
       }
     if (!plan || plan.t.length < q) {
-      plan = { at: 0, count: 0, t: new Int32Array(q), w: new Float64Array(q), most: 0 };
+      plan = { at: 0, count: 0, t: new Int32Array(q), w: new Float64Array(q), span: new Int32Array(2 * q), most: 0 };
       plans.set(terms, plan);
     }
     const m = terms.length;
@@ -120,8 +124,11 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
       const n = (key - at) / m;
       const w = Math.log(1 + (live - n + 0.5) / (n + 0.5));
       most += w;
-      plan.t[j] = termAt[at] as number;
+      const t = termAt[at] as number;
+      plan.t[j] = t;
       plan.w[j] = w;
+      plan.span[2 * j] = start[t] as number;
+      plan.span[2 * j + 1] = start[t + 1] as number;
     }
     plan.at = s.loads;
     plan.count = q;
@@ -153,14 +160,14 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     const { score, chosen, found, sims } = scratch;
     if (live === 0) return { count: 0, nearest: 0, found, sims };
     const { start, ids, factor } = layout(live);
-    const plan = planOf(terms, live);
+    const plan = planOf(terms, live, start);
+    const { span } = plan;
     // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
     let count = 0;
     for (let j = 0; j < plan.count; j++) {
-      const t = plan.t[j] as number;
       const w = plan.w[j] as number;
-      const from = start[t] as number;
-      const to = start[t + 1] as number;
+      const from = span[2 * j] as number;
+      const to = span[2 * j + 1] as number;
       if (count < CANDIDATES)
         for (let i = from; i < to; i++) {
           const id = ids[i] as number;
@@ -181,7 +188,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
           score[id] = (score[id] as number) + w * (chosen[id] as number);
         }
       else {
-        const bits = bitsOf(t);
+        const bits = bitsOf(plan.t[j] as number);
         for (let k = 0; k < count; k++) {
           const id = found[k] as number;
           score[id] = (score[id] as number) + w * (((bits[id >>> 5] as number) >>> (id & 31)) & 1);

@@ -26,6 +26,21 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
   const named: number[] = [];
   // Scratch for the result, valid until the next tally: a vote builds no map of names.
   const out: Votes = { tools: [], votes: [], count: 0 };
+  // As of one load: each entry's tools, all entries' in one array (a tally reads a score of voters' lists, and one
+  // array is fewer places to fetch than a list each), and each entry's tool set.
+  let laid = { at: -1, start: new Int32Array(1), tools: new Int32Array(0), setOf: new Int32Array(0) };
+
+  /** Lays the entries' tools out by entry, once per load. */
+  function layout(): typeof laid {
+    if (laid.at === s.loads) return laid;
+    const { used, entries } = s;
+    const start = new Int32Array(entries.length + 1);
+    for (let id = 0; id < entries.length; id++) start[id + 1] = (start[id] as number) + (used[id] as number[]).length;
+    const tools = new Int32Array(start[entries.length] as number);
+    for (let id = 0; id < entries.length; id++) tools.set(used[id] as number[], start[id]);
+    laid = { at: s.loads, start, tools, setOf: Int32Array.from(s.setOf) };
+    return laid;
+  }
 
   /**
    * The voters' tools: each the mean of its share of the voters' similarity and the share of the most voted whole tool
@@ -33,7 +48,7 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
    * similarity, times n / (n + half) for the n voters that used it, if at least `agree`.
    */
   return ({ ids, sims, count }, nearest, agree, half) => {
-    const { used, setOf } = s;
+    const { start, tools, setOf } = layout();
     if (toolSim.length < s.toolNames.length) {
       const size = s.toolNames.length * 2;
       [toolSim, toolSet, toolN] = [new Float64Array(size), new Float64Array(size), new Int32Array(size)];
@@ -47,8 +62,7 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
       total += sim;
       const set = setOf[id] as number;
       setSim[set] = (setSim[set] as number) + sim;
-      const tools = used[id] as number[];
-      for (let i = 0; i < tools.length; i++) {
+      for (let i = start[id] as number; i < (start[id + 1] as number); i++) {
         const t = tools[i] as number;
         if (toolN[t] === 0) named.push(t);
         toolSim[t] = (toolSim[t] as number) + sim;
@@ -58,8 +72,7 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
     for (let v = 0; v < count; v++) {
       const id = ids[v] as number;
       const sim = setSim[setOf[id] as number] as number;
-      const tools = used[id] as number[];
-      for (let i = 0; i < tools.length; i++) {
+      for (let i = start[id] as number; i < (start[id + 1] as number); i++) {
         const t = tools[i] as number;
         if (sim > (toolSet[t] as number)) toolSet[t] = sim;
       }

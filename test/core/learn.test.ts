@@ -407,6 +407,9 @@ describe('learn', () => {
     expect(await top(layer, asked)).toEqual([]);
     await feed(layer, 2, 'pack an umbrella for tomorrow in lisbon', ['get_forecast']);
     expect(await top(layer, asked)).toEqual(['get_forecast']);
+    // And what the vote reads of the requests remembered since, their tools too.
+    await feed(layer, 3, 'umbrella tomorrow in lisbon?', ['get_weather']);
+    expect(await top(layer, asked)).toContain('get_weather');
   });
 
   it('reads pages written before terms were packed (each term a number) as it reads its own', async () => {
