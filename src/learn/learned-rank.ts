@@ -101,13 +101,16 @@ export function createLearnedRank(
       // the ranking marks its whole result set in the same pass: whether the keywords found such a tool at all
       // decides whether it joins the result set.
       const reach = 1 / take - 1 / (depth + 1);
-      // Visibility is asked only of the tools that can change the ranking: a hidden tool never counts.
+      // Visibility is asked only of the tools that can change the ranking (a hidden tool never counts), and of the
+      // others until one is visible.
       let seen = false;
       const joins: number[] = [];
       for (const id of ids) {
-        if (!visible(id)) continue;
-        seen = true;
-        if ((value[id] as number) >= reach) joins.push(id);
+        if ((value[id] as number) >= reach) {
+          if (!visible(id)) continue;
+          seen = true;
+          joins.push(id);
+        } else if (!seen && visible(id)) seen = true;
       }
       if (!seen) return base(take);
       const members = joins.length > 0 ? new Uint8Array(catalogue.tools.length) : undefined;

@@ -122,20 +122,26 @@ export function nearestSets(
     const t = query[k] as number;
     const weight = idf * idf;
     norm += weight;
-    const open = found.length < CANDIDATES;
-    for (let i = start[t] as number, end = start[t + 1] as number; i < end; i++) {
-      const held = sessions[i] as number;
-      // A set whose session is taken out to judge the sets may hold the term no more.
-      if (held === 0) continue;
-      const id = ids[i] as number;
-      const was = dots[id] as number;
-      if (was === 0) {
-        if (!open) continue;
-        found.push(id);
+    const end = start[t + 1] as number;
+    // Over the set's sessions now: taking a session out to judge the sets changes it.
+    if (found.length < CANDIDATES)
+      for (let i = start[t] as number; i < end; i++) {
+        const held = sessions[i] as number;
+        // A set whose session is taken out to judge the sets may hold the term no more.
+        if (held === 0) continue;
+        const id = ids[i] as number;
+        const was = dots[id] as number;
+        if (was === 0) found.push(id);
+        dots[id] = was + (weight * held) / (sizes[id] as number);
       }
-      // Over the set's sessions now: taking a session out to judge the sets changes it.
-      dots[id] = was + (weight * held) / (sizes[id] as number);
-    }
+    // Full: the term only adds to the sets found (a held 0 adds 0), in a loop of its own.
+    else
+      for (let i = start[t] as number; i < end; i++) {
+        const id = ids[i] as number;
+        const was = dots[id] as number;
+        if (was === 0) continue;
+        dots[id] = was + (weight * (sessions[i] as number)) / (sizes[id] as number);
+      }
   }
   const best: { set: SetProfile; cos: number }[] = [];
   const root = Math.sqrt(norm);
