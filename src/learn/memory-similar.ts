@@ -1,6 +1,7 @@
 // The memory's similarity: the past requests that share a query's terms, scored by BM25 over every term the memory
 // knows, as the ranker scores tools. The rarer terms find the candidates; a common term only adds to them, read
-// through a byte per request or, for a term far commoner than the candidates, a bitset of the requests that hold it.
+// through each request's place among the candidates or, for a term far commoner than the candidates, a bitset of the
+// requests that hold it.
 import { PARAMS } from '../search/build.ts';
 import { type MemoryEntries, setBit } from './memory-entries.ts';
 
@@ -35,11 +36,14 @@ interface Plan {
   most: number;
 }
 
-/** Scratch by entry id (score, chosen) and by candidate (found, sims), zeroed after each query. */
+/**
+ * Scratch, zeroed after each query: by entry id its candidate's place plus one (0 for none), and by candidate its id,
+ * its score (at its place plus one: place 0 takes what non-candidates would add, and is never read) and similarity.
+ */
 const scratchFor = (size: number) => ({
-  score: new Float64Array(size),
-  chosen: new Uint8Array(size),
+  slot: new Int32Array(size),
   found: new Int32Array(size),
+  score: new Float64Array(size + 1),
   sims: new Float64Array(size),
 });
 
@@ -155,9 +159,9 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
   function similar(terms: readonly number[], skip: number | undefined): Similar {
     const { entries } = s;
     const live = entries.length - s.dead;
-    if (scratch.score.length < entries.length) scratch = scratchFor(entries.length * 2);
+    if (scratch.slot.length < entries.length) scratch = scratchFor(entries.length * 2);
     // Locals, not the closure's variables: the loops below read them a thousand times and more.
-    const { score, chosen, found, sims } = scratch;
+    const { slot, found, score, sims } = scratch;
     if (live === 0) return { count: 0, nearest: 0, found, sims };
     const { start, ids, factor } = layout(live);
     const plan = planOf(terms, live, start);
@@ -171,37 +175,38 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
       if (count < CANDIDATES)
         for (let i = from; i < to; i++) {
           const id = ids[i] as number;
-          const d = score[id] as number;
-          if (d === 0) {
-            found[count++] = id;
-            chosen[id] = 1;
+          let k = slot[id] as number;
+          if (k === 0) {
+            found[count] = id;
+            k = ++count;
+            slot[id] = k;
           }
-          score[id] = d + w;
+          score[k] = (score[k] as number) + w;
         }
-      // A common term's long list mostly holds requests that are not candidates: a byte per request tells them
-      // apart, and a list much longer than the candidates gives way to testing each candidate against its bitset.
-      // Either adds w times 0 or 1, not under a branch: which requests are candidates follows no pattern a branch
-      // predicts, and w times 1 is w exactly.
+      // A common term's long list mostly holds requests that are not candidates: their place 0 takes what they would
+      // add (no branch: which requests are candidates follows no pattern a branch predicts), and a list much longer
+      // than the candidates gives way to testing each candidate against its bitset (w times 1 is w exactly).
       else if (to - from <= 2 * count || s.repeats > 0)
         for (let i = from; i < to; i++) {
-          const id = ids[i] as number;
-          score[id] = (score[id] as number) + w * (chosen[id] as number);
+          const k = slot[ids[i] as number] as number;
+          score[k] = (score[k] as number) + w;
         }
       else {
         const bits = bitsOf(plan.t[j] as number);
         for (let k = 0; k < count; k++) {
           const id = found[k] as number;
-          score[id] = (score[id] as number) + w * (((bits[id >>> 5] as number) >>> (id & 31)) & 1);
+          score[k + 1] = (score[k + 1] as number) + w * (((bits[id >>> 5] as number) >>> (id & 31)) & 1);
         }
       }
     }
     const { most } = plan;
     let nearest = Number.NEGATIVE_INFINITY;
+    score[0] = 0;
     for (let k = 0; k < count; k++) {
       const id = found[k] as number;
-      let sim = Math.min(1, ((score[id] as number) * (factor[id] as number)) / most);
-      score[id] = 0;
-      chosen[id] = 0;
+      let sim = Math.min(1, ((score[k + 1] as number) * (factor[id] as number)) / most);
+      score[k + 1] = 0;
+      slot[id] = 0;
       if (skip !== undefined && s.sessions[id] === skip) sim = -1;
       sims[k] = sim;
       if (sim > nearest) nearest = sim;
