@@ -47,9 +47,11 @@ function idfIn(ix: BuiltIndex, term: string): number {
 const READ_PER_TERM = 12;
 
 function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number, halfLife: number): Resolved {
+  let known = resolved.get(entry);
+  // Most searches find the term as they left it, and read none of its postings (out of cache by then).
+  if (known && known.catalogue === catalogue && known.u === u && known.halfLife === halfLife) return known;
   const postings = entry[2];
   const read = Math.min(postings.length, READ_PER_TERM);
-  let known = resolved.get(entry);
   if (!known || known.catalogue !== catalogue) {
     const ids = new Int32Array(read);
     for (let i = 0; i < read; i++) ids[i] = catalogue.byName.get((postings[i] as Posting)[0]) ?? -1;

@@ -27,6 +27,8 @@ export interface SetPairs {
   pairAt: Int32Array;
   /** Per term number, the sets holding it. */
   count: Int32Array;
+  /** The term number of each hashed term some set holds: open addressing, slots of (hash, number), hash -1 when empty. */
+  numbers: Int32Array;
   /** The load the arrays by term are as of, and the entries' numbering the pairs' terms are in (from 0, as new entries start). */
   builtAt: number;
   numbering: number;
@@ -56,6 +58,7 @@ export const createSetPairs = (): SetPairs => ({
   sessions: new Int32Array(0),
   pairAt: new Int32Array(0),
   count: new Int32Array(0),
+  numbers: new Int32Array(2).fill(-1),
   builtAt: -1,
   numbering: 0,
 });
@@ -148,7 +151,39 @@ export function buildPairs(p: SetPairs, s: MemoryEntries): void {
     pairAt[slot] = n;
     p.slot[n] = slot;
   }
-  Object.assign(p, { events, count, start, ids, sessions, pairAt, builtAt: s.loads, numbering: s.numbering });
+  const numbers = numberTable(p, events, count);
+  Object.assign(p, { events, count, start, ids, sessions, pairAt, numbers, builtAt: s.loads, numbering: s.numbering });
+}
+
+/**
+ * The table of term numbers by hash, of the terms the held pairs hold: a search finds its terms' numbers in one array
+ * rather than in the memory's map of every term (a term no set holds is in neither's count).
+ */
+function numberTable(p: SetPairs, events: readonly number[], count: Int32Array): Int32Array {
+  let held = 0;
+  for (let t = 0; t < count.length; t++) if ((count[t] as number) > 0) held++;
+  let size = 2;
+  while (size < held * 2) size *= 2;
+  const table = new Int32Array(size * 2).fill(-1);
+  const mask = size - 1;
+  for (const n of events) {
+    const hash = p.hash[n] as number;
+    let i = hash & mask;
+    while (table[2 * i] !== -1 && table[2 * i] !== hash) i = (i + 1) & mask;
+    table[2 * i] = hash;
+    table[2 * i + 1] = p.term[n] as number;
+  }
+  return table;
+}
+
+/** A hashed term's number in the table, or -1 when no set holds it. */
+export function termNumber(table: Int32Array, hash: number): number {
+  const mask = (table.length >> 1) - 1;
+  for (let i = hash & mask; ; i = (i + 1) & mask) {
+    const at = table[2 * i] as number;
+    if (at === hash) return table[2 * i + 1] as number;
+    if (at === -1) return -1;
+  }
 }
 
 /** Moves pair `n` to the end of its term's sets in the arrays by term, as if it had just begun to be held. */

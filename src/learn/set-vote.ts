@@ -5,7 +5,7 @@
 import { keepFirst } from './first-few.ts';
 import type { Entry, MemoryEntries } from './memory-entries.ts';
 import { sampleRank } from './memory-vote.ts';
-import { buildPairs } from './set-pairs.ts';
+import { buildPairs, termNumber } from './set-pairs.ts';
 import { createSetProfiles, profileHooks, type SetProfile, type SetProfiles, withoutSession } from './set-profiles.ts';
 
 /** How the sets' vote is gated. */
@@ -81,15 +81,15 @@ export function nearestSets(
   terms: readonly number[],
   many: number,
 ): { set: SetProfile; cos: number }[] {
-  const { start, ids, sessions, count } = p.pairs;
+  const { start, ids, sessions, count, numbers } = p.pairs;
   const { sizes, live } = p;
   const query: number[] = [];
   const kept: number[] = [];
   const idfs: number[] = [];
   for (const term of terms) {
     if (kept.includes(term)) continue;
-    const t = s.terms.get(term);
-    const sets = t === undefined ? 0 : (count[t] ?? 0);
+    const t = termNumber(numbers, term);
+    const sets = t < 0 ? 0 : (count[t] ?? 0);
     if (sets === 0) continue;
     query.push(t as number);
     kept.push(term);

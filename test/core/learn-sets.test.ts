@@ -106,6 +106,16 @@ describe('learn: tool sets used together', () => {
     expect(other.slice(2, 4).sort()).toEqual(together);
   });
 
+  it('finds a set by words the memory first held after the layer last searched', async () => {
+    const layer = createToolSearch({ learn: setsOnly, logger: quiet });
+    await feed(layer, trips.slice(0, 3), together);
+    expect((await top(layer, 'plan a trip to porto on saturday')).slice(0, 2).sort()).toEqual(together);
+    // Words no set held at that search: the next finds them.
+    const flights = ['book a flight to lisbon on monday', 'book a flight to oslo on friday', 'book a flight to rome'];
+    await feed(layer, flights, ['web_search', 'calculator'], 'flight');
+    expect((await top(layer, 'book a flight to porto')).slice(0, 2).sort()).toEqual(['calculator', 'web_search']);
+  });
+
   it('stays silent on one session, on sessions that disagree, and on a request unlike any set', async () => {
     const layer = createToolSearch({ learn: setsOnly, logger: quiet });
     const asked = 'plan a trip to porto on saturday';
