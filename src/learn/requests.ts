@@ -21,7 +21,7 @@ import {
   heldBuilt,
   sharedBuilt,
 } from './shared-memory.ts';
-import type { SpaceAccess } from './space-cache.ts';
+import { REFRESH_MS, type SpaceCache } from './space-cache.ts';
 
 type Warn = (message: string) => void;
 
@@ -49,7 +49,7 @@ const LANE_SPAN = 1e6;
 export function createRequestMemory(
   scope: string,
   memoryBytes: number,
-  access: SpaceAccess,
+  access: SpaceCache,
   sets: boolean,
 ): RequestMemory {
   const { shared, read, drop, fresh } = access;
@@ -69,16 +69,30 @@ export function createRequestMemory(
   // The reading under way, which searches asking at the same time wait for.
   let indexing: Promise<MemoryIndex> | undefined;
 
+  // The values last found current: they stay so while the cache is unchanged and none of the values has expired.
+  let verified: { from: BuiltFrom | undefined; changes: number; until: number } = {
+    from: undefined,
+    changes: -1,
+    until: 0,
+  };
+
   /** Whether each head and page being filled `from` names is, among the values read lately, the very value in it. */
   function current(from: BuiltFrom): boolean {
+    const now = Date.now();
+    const changes = access.changes();
+    if (verified.from === from && verified.changes === changes && now < verified.until) return true;
+    let until = Number.POSITIVE_INFINITY;
     for (const [lane, key] of headNames.entries()) {
-      const head = fresh(key);
+      const head = fresh(key, now);
       if (!head || head.value !== from.heads[lane]) return false;
+      until = Math.min(until, head.at + REFRESH_MS);
     }
     for (const [key, value] of from.pages) {
-      const page = fresh(key);
+      const page = fresh(key, now);
       if (!page || page.value !== value) return false;
+      until = Math.min(until, page.at + REFRESH_MS);
     }
+    verified = { from, changes, until };
     return true;
   }
 

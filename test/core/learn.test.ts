@@ -471,6 +471,28 @@ describe('learn', () => {
     }
   });
 
+  it('reads the memory again once what it read is 5 seconds old, however often it searched meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const store = createMemoryStore();
+      const memoryOnly = { weight: 0 };
+      // Without the store's storage identity: the reader keeps its own cache and index, as a layer in another isolate.
+      const { identity: _, ...space } = store.shared as NonNullable<DiscoveredStore['shared']>;
+      const reader = createToolSearch({ learn: memoryOnly, store: { ...store, shared: space }, logger: quiet });
+      const asked = 'umbrella tomorrow lisbon';
+      expect(await top(reader, asked)).toEqual([]);
+      const writer = createToolSearch({ learn: memoryOnly, store, logger: quiet });
+      await feed(writer, 2, 'pack an umbrella', ['get_forecast']);
+      vi.setSystemTime(Date.now() + 4_000);
+      // What it read stands for 5 seconds: past them it reads the pages again.
+      expect(await top(reader, asked)).toEqual([]);
+      vi.setSystemTime(Date.now() + 1_001);
+      expect(await top(reader, asked)).toEqual(['get_forecast']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps every request of a write that fills many pages (a busy moment), spread over the lanes', async () => {
     const store = createMemoryStore({ maxSessions: 10_000 });
     const warnings: string[] = [];
