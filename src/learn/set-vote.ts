@@ -51,6 +51,16 @@ export interface SetVotes {
 /** Scratch space for dot products by set id: zero between searches, which run one at a time (no await inside). */
 let scratch = new Float64Array(0);
 
+/** Scratch space for a query's terms (their numbers, hashes, IDFs and order) and for the ids of the sets found. */
+const newTermScratch = (size: number) => ({
+  query: new Int32Array(size),
+  kept: new Int32Array(size),
+  idfs: new Float64Array(size),
+  order: new Int32Array(size),
+});
+let termScratch = newTermScratch(64);
+let found = new Int32Array(0);
+
 /** A set's length over IDF-weighted term frequencies, computed again only once the profiles changed. */
 function normOf(p: SetProfiles, id: number, at: number): number {
   if (p.normsAt[id] === at) return p.norms[id] as number;
@@ -83,22 +93,30 @@ export function nearestSets(
 ): { set: SetProfile; cos: number }[] {
   const { start, ids, sessions, count, numbers } = p.pairs;
   const { sizes, live } = p;
-  const query: number[] = [];
-  const kept: number[] = [];
-  const idfs: number[] = [];
+  if (termScratch.kept.length < terms.length) termScratch = newTermScratch(terms.length * 2);
+  if (found.length < p.byId.length) found = new Int32Array(p.byId.length * 2);
+  if (scratch.length < p.byId.length) scratch = new Float64Array(p.byId.length * 2);
+  // Held in constants: the loops below call out (termNumber, normOf), after which a module variable would be read again.
+  const { query, kept, idfs, order } = termScratch;
+  const sets = found;
+  const dots = scratch;
+  // The query's terms some set holds, once each: per term, its number, its hash and its IDF.
+  let q = 0;
   for (const term of terms) {
-    if (kept.includes(term)) continue;
+    let j = 0;
+    while (j < q && kept[j] !== term) j++;
+    if (j < q) continue;
     const t = termNumber(numbers, term);
-    const sets = t < 0 ? 0 : (count[t] ?? 0);
-    if (sets === 0) continue;
-    query.push(t as number);
-    kept.push(term);
-    idfs.push(Math.log(1 + live / sets));
+    const held = t < 0 ? 0 : (count[t] ?? 0);
+    if (held === 0) continue;
+    query[q] = t;
+    kept[q] = term;
+    idfs[q] = Math.log(1 + live / held);
+    q++;
   }
   // The rarest first (ties: the smaller hash, so a total order), by insertion: a query has a few dozen terms.
-  const order: number[] = [];
-  for (let k = 0; k < query.length; k++) {
-    let i = order.length;
+  for (let k = 0; k < q; k++) {
+    let i = k;
     for (; i > 0; i--) {
       const j = order[i - 1] as number;
       if (
@@ -110,28 +128,25 @@ export function nearestSets(
     }
     order[i] = k;
   }
-  order.length = Math.min(order.length, QUERY_TERMS);
-  // Per set id, the dot product so far (a scratch array, zeroed after use), and the sets found.
-  if (scratch.length < p.byId.length) scratch = new Float64Array(p.byId.length * 2);
-  // Held in a constant: the loop below calls out (push), after which a module variable would be read again.
-  const dots = scratch;
-  const found: number[] = [];
+  // Per set id, the dot product so far (zeroed after use), and the sets found.
+  let n = 0;
   let norm = 0;
-  for (const k of order) {
+  for (let o = 0, read = Math.min(q, QUERY_TERMS); o < read; o++) {
+    const k = order[o] as number;
     const idf = idfs[k] as number;
     const t = query[k] as number;
     const weight = idf * idf;
     norm += weight;
     const end = start[t + 1] as number;
     // Over the set's sessions now: taking a session out to judge the sets changes it.
-    if (found.length < CANDIDATES)
+    if (n < CANDIDATES)
       for (let i = start[t] as number; i < end; i++) {
         const held = sessions[i] as number;
         // A set whose session is taken out to judge the sets may hold the term no more.
         if (held === 0) continue;
         const id = ids[i] as number;
         const was = dots[id] as number;
-        if (was === 0) found.push(id);
+        if (was === 0) sets[n++] = id;
         dots[id] = was + (weight * held) / (sizes[id] as number);
       }
     // Full: the term only adds to the sets found (a held 0 adds 0), in a loop of its own.
@@ -146,7 +161,8 @@ export function nearestSets(
   const best: { set: SetProfile; cos: number }[] = [];
   const root = Math.sqrt(norm);
   const { norms, normsAt } = p;
-  for (const id of found) {
+  for (let f = 0; f < n; f++) {
+    const id = sets[f] as number;
     const dot = dots[id] as number;
     dots[id] = 0;
     const raw = dot / root / (normsAt[id] === s.loads ? (norms[id] as number) : normOf(p, id, s.loads));
