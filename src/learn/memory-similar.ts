@@ -25,7 +25,7 @@ export interface Similar {
 
 /**
  * A query's terms as a search reads them, as of load `at`: the first `count` term numbers, weights and the bounds of
- * their ids in the laid-out postings (from, to by turns), and the weights' sum.
+ * their ids in the laid-out postings (from and to, in pairs), and the weights' sum.
  */
 interface Plan {
   at: number;
