@@ -25,8 +25,11 @@ export interface VoteSettings {
 
 /** Remembered requests the memory votes on, each by the other sessions, to learn how reliable its vote is. */
 const SAMPLES = 64;
-/** Candidates kept in order by the first pass: a vote reads about as many as it has neighbours, a few sessions more. */
-const PICKS = 32;
+/**
+ * Candidates kept in order by one pass: a vote reads about as many as it has neighbours, a few sessions more (a
+ * further pass reads on where sessions repeat).
+ */
+const PICKS = 24;
 
 /** A request's place in the calibration sample: a mix of its key, so the sample is spread over sessions. */
 export const sampleRank = (entry: Remembered): number => Math.imul(keyOf(entry) ^ 0x5bd1e995, 0x27d4eb2d) >>> 0;
@@ -59,16 +62,20 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     (sims[b] as number) - (sims[a] as number) ||
     (s.keys[found[a] as number] as number) - (s.keys[found[b] as number] as number);
 
-  /** The best PICKS candidates in order, in one pass (into `best`); how many. */
-  function pick(near: Similar): number {
+  /** The best PICKS candidates ranked after candidate `after` (-1: all), in order, in one pass (into `best`); how many. */
+  function pick(near: Similar, after: number): number {
     // Locals, not properties: the loop reads them a few hundred times.
     const { count, found, sims } = near;
     const { keys } = s;
+    // The candidates ranked up to `after` were picked by an earlier pass (between equals in `better`, the earlier
+    // candidate ranks first, as each pass keeps them).
+    const ceiling = after < 0 ? Number.POSITIVE_INFINITY : (sims[after] as number);
     let picked = 0;
     // The least similarity picked, once PICKS are: most candidates are below it, and that alone settles them.
     let floor = Number.NEGATIVE_INFINITY;
     for (let k = 0; k < count; k++) {
       const sim = sims[k] as number;
+      if (sim > ceiling || (sim === ceiling && (better(near, k, after) || k - after) <= 0)) continue;
       if (picked === PICKS && (sim < floor || better(near, k, best[PICKS - 1] as number) >= 0)) continue;
       let i = picked < PICKS ? picked++ : PICKS - 1;
       // Past every picked candidate that is less similar, or as similar with a larger key (as `better` orders them).
@@ -102,20 +109,15 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
 
   /**
    * Each session votes once, with its most similar request, the most similar first: the best PICKS in one pass, the
-   * rest sorted only if the vote reads on (a few sessions may each hold many similar requests).
+   * next PICKS in another only if the vote reads on (a few sessions may each hold many similar requests).
    */
   function chooseVoters(near: Similar, neighbours: number): void {
     voters.count = 0;
-    const picked = pick(near);
-    for (let i = 0; i < picked; i++) if (!offer(near, best[i] as number, neighbours)) return;
-    if (picked < PICKS) return;
-    const { count } = near;
-    const taken = new Uint8Array(count);
-    for (const k of best) taken[k] = 1;
-    const rest: number[] = [];
-    for (let k = 0; k < count; k++) if (taken[k] === 0) rest.push(k);
-    rest.sort((a, b) => better(near, a, b));
-    for (const k of rest) if (!offer(near, k, neighbours)) return;
+    for (let after = -1; ; after = best[PICKS - 1] as number) {
+      const picked = pick(near, after);
+      for (let i = 0; i < picked; i++) if (!offer(near, best[i] as number, neighbours)) return;
+      if (picked < PICKS) return;
+    }
   }
 
   function voteOf(terms: readonly number[], settings: VoteSettings, skip?: number): Votes {

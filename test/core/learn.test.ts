@@ -412,6 +412,32 @@ describe('learn', () => {
     expect(await top(layer, asked)).toContain('get_weather');
   });
 
+  it('reads on past sessions that hold many of the most similar requests, each session voting once', async () => {
+    // The memory alone speaks: the table and the sets off.
+    const memoryOnly = { weight: 0, setWeight: 0 };
+    const layer = createToolSearch({ learn: memoryOnly, store: createMemoryStore(), logger: quiet });
+    // Two sessions ask the very words again and again: their requests are the most similar, dozens of them.
+    const asked = 'umbrella tomorrow lisbon';
+    for (const session of ['a', 'b'])
+      await layer.prepare({
+        sessionId: session,
+        tools,
+        messages: Array.from({ length: 16 }, (_, i) => turn(asked, ['get_forecast'], `t${i}`)).flat(),
+      });
+    // Two more ask at more length (less similar than any of those), and agree on one more tool.
+    for (const session of ['c', 'd'])
+      await layer.prepare({
+        sessionId: session,
+        tools,
+        messages: turn('an umbrella for tomorrow in lisbon, or the forecast for the whole week there', [
+          'get_forecast',
+          'create_event',
+        ]),
+      });
+    await layer.flush();
+    expect((await top(layer, asked)).sort()).toEqual(['create_event', 'get_forecast']);
+  });
+
   it('reads pages written before terms were packed (each term a number) as it reads its own', async () => {
     const store = createMemoryStore();
     const memoryOnly = { weight: 0 };
