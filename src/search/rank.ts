@@ -246,13 +246,21 @@ let powersOf = Number.NaN;
 /** BM25's IDF of a term held by df of n tools. */
 export const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
-/** The query's terms in order, without the joined forms of its camel-case words. */
-export function queryTerms(query: string): string[] {
+/**
+ * The last query tokenized and its terms: a search with learning tokenizes its query for the learner, and the ranking
+ * then asks for the same query's terms (tokenizing a long request costs about as much as the learner's whole vote).
+ */
+let last: { query: string; terms: readonly string[] } | undefined;
+
+/** The query's terms in order, without the joined forms of its camel-case words (the same array for the same query asked again at once: never changed). */
+export function queryTerms(query: string): readonly string[] {
+  if (last?.query === query) return last.terms;
   const joined: number[] = [];
   const all = tokenize(query, [], joined);
-  if (joined.length === 0) return all;
-  const skip = new Set(joined);
-  return all.filter((_, i) => !skip.has(i));
+  const skip = joined.length === 0 ? undefined : new Set(joined);
+  const terms = skip ? all.filter((_, i) => !skip.has(i)) : all;
+  last = { query, terms };
+  return terms;
 }
 
 /** How many tools hold term t. */
