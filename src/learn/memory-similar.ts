@@ -38,8 +38,8 @@ interface Plan {
 
 /**
  * Queries remembered as asked, by a fingerprint of their terms in one of two slots it picks: a query's plan is kept
- * from its second ask. A new query's plan is made in scratch arrays: most requests come once, and a plan kept for each would
- * cost three arrays and a WeakMap entry. (A fingerprint that collides only keeps a plan sooner.)
+ * from its second ask. A new query's plan is made in scratch arrays: most requests come once, and a plan kept for
+ * each would cost three arrays and a WeakMap entry. (A fingerprint that collides only keeps a plan sooner.)
  */
 const ASKED = 4096;
 
