@@ -31,9 +31,14 @@ export function createSearch(layer: Layer): ToolSearch['search'] {
     layer.warnCatalogue(catalogue.info, layer.warn);
     const visible = visibility(catalogue, context.enabledGroups, SEARCH_TOOL_NAME);
     const { take } = searchWindow(parsed, resolved.maxSearchResults);
-    // The tools the query matched, marked by the lexical ranking (the learner passes its own array), order `related`.
+    // The tools the query matched, marked by the lexical ranking (the learner passes its own array), order `related`,
+    // which only a catalogue with groups computes: without groups nothing is marked.
     let matched: Uint8Array | undefined;
-    const rank = (n: number, members: Uint8Array = new Uint8Array(catalogue.tools.length)) => {
+    const marks = catalogue.groups.size > 0;
+    const rank = (
+      n: number,
+      members: Uint8Array | undefined = marks ? new Uint8Array(catalogue.tools.length) : undefined,
+    ) => {
       matched = members;
       return layer.semantic
         ? layer.semantic.rank(catalogue, visible, parsed.query, n)

@@ -36,11 +36,10 @@ const HEAD = PARAMS.rerankTop;
 /** Creates a learner's ranking over its table and its memory of past requests. */
 export function createLearnedRank(
   options: ResolvedLearn,
-  terms: QueryTerms,
+  queries: QueryTerms,
   table: TableReader,
   requests: RequestMemory,
 ): LearnedRank {
-  const { termsOf, hashesOf } = terms;
   // Scratch arrays of learned values by tool id, zeroed after each search: a search takes its own, so searches in
   // flight at once never share one, and a typed array adds up hundreds of postings without hashing.
   const pool: Float64Array[] = [];
@@ -57,13 +56,13 @@ export function createLearnedRank(
     const { weight, memoryWeight, setWeight } = options;
     const hears = (memoryWeight > 0 || setWeight > 0) && options.memoryBytes > 0;
     if (weight === 0 && !hears) return base(take);
-    const terms = termsOf(query);
+    const read = queries.of(query);
     // Most searches find every value they read in memory, and then wait for nothing.
-    let learnedTable = weight > 0 ? table.heldFor(terms) : undefined;
+    let learnedTable = weight > 0 ? table.heldFor(read) : undefined;
     let index = hears ? requests.held() : undefined;
     if ((weight > 0 && !learnedTable) || (hears && !index))
       [learnedTable, index] = await Promise.all([
-        weight > 0 ? (learnedTable ?? table.learnedFor(terms, warn)) : undefined,
+        weight > 0 ? (learnedTable ?? table.learnedFor(read, warn)) : undefined,
         hears ? (index ?? requests.index(warn)) : undefined,
       ]);
     const learned = takeValues(catalogue.tools.length);
@@ -71,14 +70,14 @@ export function createLearnedRank(
       // One learned value per tool: the table's credit and the votes of the similar requests and of the nearest tool sets,
       // each at its weight.
       const { value, ids } = learned;
-      if (learnedTable) addLearnedScores(learnedTable, catalogue, terms, options, weight, learned);
+      if (learnedTable) addLearnedScores(learnedTable, catalogue, read.terms, options, weight, learned);
       const addTo = (id: number, vote: number) => {
         const was = value[id] as number;
         if (was === 0) ids.push(id);
         value[id] = was + vote;
       };
       if (index && index.size > 0) {
-        const hashed = hashesOf(terms);
+        const { hashes: hashed } = read;
         if (memoryWeight > 0) {
           const { tools, votes, count } = index.vote(hashed, VOTE);
           // The memory's tools by number: its vote maps no name.

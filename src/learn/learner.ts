@@ -75,7 +75,7 @@ export function createLearner(
   // half-life: see space-cache.ts) serves the table, the memory of past requests and the writes.
   const space = createSpaceCache(shared, options.halfLife);
   const terms = createQueryTerms();
-  const table = createTableReader(scope, space, terms);
+  const table = createTableReader(scope, space);
   const requests = createRequestMemory(scope, options.memoryBytes, space, options.setWeight > 0);
   const writer = createCreditWriter(scope, options, space, table, requests);
   // What each session's history taught when last read: a round that re-sends it has nothing new to compute.

@@ -37,6 +37,13 @@ interface Plan {
 }
 
 /**
+ * Queries remembered as asked, by a fingerprint of their terms in one of two slots it picks: a query's plan is kept
+ * from its second ask. A new query's plan is made in scratch arrays: most requests come once, and a plan kept for
+ * each would cost three arrays and a WeakMap entry. (A fingerprint that collides only keeps a plan sooner.)
+ */
+const ASKED = 4096;
+
+/**
  * Scratch, zeroed after each query: by entry id its candidate's place plus one (0 for none), and by candidate its id,
  * its score (at its place plus one: place 0 takes what non-candidates would add, and is never read) and similarity.
  */
@@ -55,6 +62,15 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
   let order = new Float64Array(0);
   let termAt = new Int32Array(0);
   const plans = new WeakMap<readonly number[], Plan>();
+  const asked = new Int32Array(ASKED);
+  let spare: Plan = {
+    at: -1,
+    count: 0,
+    t: new Int32Array(32),
+    w: new Float64Array(32),
+    span: new Int32Array(64),
+    most: 0,
+  };
   // As of one load: each term's live ids, all terms' in one array (a search reads a few dozen lists, and one array is
   // fewer places to fetch than a list each), and each entry's BM25 length factor.
   let laid = { at: -1, start: new Int32Array(1), ids: new Int32Array(0), factor: new Float64Array(0) };
@@ -84,11 +100,26 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
   /**
    * The query's distinct terms the memory knows, rarest first (ties: first in the query), as term numbers and IDF
    * weights, and the weights' sum: kept per query's terms (the same array from the learner's cache) until the next
-   * load, which alone changes term numbers and document frequencies.
+   * load, which alone changes term numbers and document frequencies; from its second ask (a new query's is made in a
+   * scratch plan).
    */
   function planOf(terms: readonly number[], live: number, start: Int32Array): Plan {
     let plan = plans.get(terms);
     if (plan?.at === s.loads) return plan;
+    if (!plan) {
+      let print = terms.length;
+      for (const term of terms) print = Math.imul(print ^ term, 0x9e3779b1);
+      // Two slots a query may take: two queries rarely share both (asked in turn, they would evict each other).
+      const key = print | 1;
+      const a = (print >>> 20) & (ASKED - 1);
+      const b = (print >>> 8) & (ASKED - 1);
+      if (asked[a] === key) asked[a] = 0;
+      else if (asked[b] === key) asked[b] = 0;
+      else {
+        asked[asked[a] === 0 ? a : b] = key;
+        plan = spare;
+      }
+    }
     const { postings, df } = s;
     if (mark.length < postings.length) mark = new Int32Array(postings.length * 2);
     if (order.length < terms.length) [order, termAt] = [new Float64Array(terms.length), new Int32Array(terms.length)];
@@ -116,7 +147,16 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
         for (; i > 0 && (order[i - 1] as number) > key; i--) order[i] = order[i - 1] as number;
         order[i] = key;
       }
-    if (!plan || plan.t.length < q) {
+    if (plan === spare && plan.t.length < q)
+      plan = spare = {
+        at: 0,
+        count: 0,
+        t: new Int32Array(2 * q),
+        w: new Float64Array(2 * q),
+        span: new Int32Array(4 * q),
+        most: 0,
+      };
+    else if (!plan || plan.t.length < q) {
       plan = { at: 0, count: 0, t: new Int32Array(q), w: new Float64Array(q), span: new Int32Array(2 * q), most: 0 };
       plans.set(terms, plan);
     }

@@ -1,5 +1,6 @@
-// The queries a learner has tokenized, and their terms hashed: every round re-sends the history's searches, and a
-// search's terms are hashed (and their repeats found) once for both the table's shards and the memory's vote.
+// The queries a learner has tokenized, each with its terms hashed and their repeats found, in one pass and one
+// object: every round re-sends the history's searches, and a search's terms serve the table's shards, the memory's
+// vote and the sets'.
 import { queryTerms } from '../search/rank.ts';
 import { termHash } from './memory.ts';
 
@@ -14,40 +15,57 @@ export function rememberRecent<V>(map: Map<string, V>, key: string, value: V, ma
   return value;
 }
 
-/** A learner's tokenized queries and hashed terms. */
-export interface QueryTerms {
-  /** The query's terms as the ranker tokenizes them (the same array for the same query while it is kept). */
-  termsOf(query: string): readonly string[];
+/** A query as the learner reads it. Never changed: the same object for the same query while it is kept. */
+export interface Query {
+  /** The query's terms as the ranker tokenizes them. */
+  readonly terms: readonly string[];
   /** The terms hashed, as the memory keeps them and as the table picks their shards. */
-  hashesOf(terms: readonly string[]): readonly number[];
+  readonly hashes: readonly number[];
   /** Per term, whether this is its first place in the query (a term that recurs counts once). */
-  firstOf(terms: readonly string[]): readonly boolean[];
+  readonly first: readonly boolean[];
 }
 
-/** Creates the caches of a learner's tokenized queries and their hashed terms. */
+/** A learner's tokenized queries. */
+export interface QueryTerms {
+  /** The query tokenized, hashed and its repeats found (kept for the QUERIES_KEPT latest queries). */
+  of(query: string): Query;
+}
+
+/** Creates the cache of a learner's tokenized queries. */
 export function createQueryTerms(): QueryTerms {
-  const tokenized = new Map<string, readonly string[]>();
-  const termsOf = (query: string) =>
-    tokenized.get(query) ?? rememberRecent(tokenized, query, queryTerms(query), QUERIES_KEPT);
-  // Keyed by the tokenized array itself, so a hash list lives as long as its query is kept.
-  const hashed = new WeakMap<readonly string[], readonly number[]>();
-  const hashesOf = (terms: readonly string[]): readonly number[] => {
-    let hashes = hashed.get(terms);
-    if (!hashes) {
-      hashes = terms.map(termHash);
-      hashed.set(terms, hashes);
+  const kept = new Map<string, Query>();
+  // By hash, the place plus one of the first term holding it (0 for none), open addressing; zeroed after each query.
+  let table = new Int32Array(64);
+  // By place, the slot its term took (-1 for a repeat).
+  let used = new Int32Array(32);
+  function read(query: string): Query {
+    const terms = queryTerms(query);
+    const n = terms.length;
+    const hashes = new Array<number>(n);
+    const first = new Array<boolean>(n);
+    if (table.length < 2 * n) {
+      table = new Int32Array(2 ** Math.ceil(Math.log2(4 * n)));
+      used = new Int32Array(table.length);
     }
-    return hashes;
-  };
-  const firsts = new WeakMap<readonly string[], readonly boolean[]>();
-  const firstOf = (terms: readonly string[]): readonly boolean[] => {
-    let first = firsts.get(terms);
-    if (!first) {
-      const seen = new Set<string>();
-      first = terms.map((term) => !seen.has(term) && seen.add(term) === seen);
-      firsts.set(terms, first);
+    const mask = table.length - 1;
+    for (let k = 0; k < n; k++) {
+      const term = terms[k] as string;
+      const h = termHash(term);
+      hashes[k] = h;
+      let i = h & mask;
+      let at = table[i] as number;
+      while (at !== 0 && !(hashes[at - 1] === h && terms[at - 1] === term)) {
+        i = (i + 1) & mask;
+        at = table[i] as number;
+      }
+      first[k] = at === 0;
+      if (at === 0) {
+        table[i] = k + 1;
+        used[k] = i;
+      } else used[k] = -1;
     }
-    return first;
-  };
-  return { termsOf, hashesOf, firstOf };
+    for (let k = 0; k < n; k++) if ((used[k] as number) >= 0) table[used[k] as number] = 0;
+    return { terms, hashes, first };
+  }
+  return { of: (query) => kept.get(query) ?? rememberRecent(kept, query, read(query), QUERIES_KEPT) };
 }

@@ -54,8 +54,7 @@ export function desiredCredit(units: readonly LearnUnit[], queries: QueryTerms):
       (tool) => places.get(tool) ?? (places.set(tool, new Map()).get(tool) as Map<string, number>),
     );
     const adds = unit.tools.map((tool) => part / (searches.get(tool) as number));
-    const unitTerms = queries.termsOf(unit.query);
-    const first = queries.firstOf(unitTerms);
+    const { terms: unitTerms, first } = queries.of(unit.query);
     for (const [k, term] of unitTerms.entries()) {
       // A term that recurs in the query counts once.
       if (!first[k]) continue;
@@ -171,7 +170,7 @@ function requestsOf(units: readonly LearnUnit[], session: number, queries: Query
     const turn = turns.get(unit.turn) ?? { terms: new Set(), tools: new Set() };
     turns.set(unit.turn, turn);
     // Hashed once per query while the learner keeps it tokenized (the table's writes use the same hashes).
-    for (const hash of queries.hashesOf(queries.termsOf(unit.query))) {
+    for (const hash of queries.of(unit.query).hashes) {
       if (turn.terms.size >= MAX_TERMS) break;
       turn.terms.add(hash);
     }

@@ -1,7 +1,7 @@
 // The reading side of a scope's table: the clock and the shards a search's terms fall in, from the space's cache
 // when read lately (a search then waits for nothing), else read from the store in parallel.
 import { clockKeys, clockOf } from './clock.ts';
-import { type QueryTerms, rememberRecent } from './query-terms.ts';
+import { type Query, rememberRecent } from './query-terms.ts';
 import type { Learned } from './score.ts';
 import { REFRESH_MS, type SpaceCache } from './space-cache.ts';
 import { readHead, readShard, SHARDS, type Shard, shardKey, type TermEntry } from './table.ts';
@@ -15,9 +15,9 @@ export interface TableReader {
   /** The key of each shard, by index. */
   readonly shardNames: readonly string[];
   /** What learnedFor gives, when every value it needs was read lately (a search then waits for nothing); else undefined. */
-  heldFor(terms: readonly string[]): Learned | undefined;
-  /** The scope's clock and the entries of `terms`, from their shards (read in parallel when not in memory). */
-  learnedFor(terms: readonly string[], warn: Warn): Promise<Learned>;
+  heldFor(query: Query): Learned | undefined;
+  /** The scope's clock and the entries of the query's terms, from their shards (read in parallel when not in memory). */
+  learnedFor(query: Query, warn: Warn): Promise<Learned>;
 }
 
 /**
@@ -33,10 +33,9 @@ function entryIn(x: Shard['x'], term: string): TermEntry | undefined {
 const SCOPES_KEPT = 64;
 const keyNames = /* @__PURE__ */ new Map<string, { clockNames: string[]; shardNames: string[] }>();
 
-/** Creates the reader of a scope's table over the space's cache; `queryTerms` gives the terms' hashes that pick shards. */
-export function createTableReader(scope: string, space: SpaceCache, queryTerms: QueryTerms): TableReader {
+/** Creates the reader of a scope's table over the space's cache (a query's terms' hashes pick their shards). */
+export function createTableReader(scope: string, space: SpaceCache): TableReader {
   const { read, fresh } = space;
-  const { hashesOf, firstOf } = queryTerms;
   const { clockNames, shardNames } =
     keyNames.get(scope) ??
     rememberRecent(
@@ -49,7 +48,7 @@ export function createTableReader(scope: string, space: SpaceCache, queryTerms: 
   // the cache's values are the same objects (no keep, drop or clear since) and none of those it read has expired.
   const held = { changes: -1, until: 0, u: 0, shards: new Array<Shard['x'] | undefined>(SHARDS) };
 
-  function heldFor(terms: readonly string[]): Learned | undefined {
+  function heldFor({ terms, hashes, first }: Query): Learned | undefined {
     const now = Date.now();
     const changes = space.changes();
     if (held.changes !== changes || now >= held.until) {
@@ -67,8 +66,6 @@ export function createTableReader(scope: string, space: SpaceCache, queryTerms: 
       held.shards.fill(undefined);
     }
     const { shards } = held;
-    const hashes = hashesOf(terms);
-    const first = firstOf(terms);
     const entries: (TermEntry | undefined)[] = new Array(terms.length);
     for (let k = 0; k < terms.length; k++) {
       if (!first[k]) continue;
@@ -86,9 +83,7 @@ export function createTableReader(scope: string, space: SpaceCache, queryTerms: 
     return { u: held.u, entries, first };
   }
 
-  async function learnedFor(terms: readonly string[], warn: Warn): Promise<Learned> {
-    const hashes = hashesOf(terms);
-    const first = firstOf(terms);
+  async function learnedFor({ terms, hashes, first }: Query, warn: Warn): Promise<Learned> {
     const byIndex = new Map<number, Shard>();
     const held = clockNames.map((key) => fresh(key));
     let clockValues = held.every((hit) => hit !== undefined) ? held.map((hit) => hit.value) : undefined;
