@@ -298,8 +298,11 @@ export function retainPages(s: MemoryEntries, keep: ReadonlySet<number>): void {
  * live (so any change, in a memory of fewer than 16). The votes' reliabilities are such (each is 64 sampled votes,
  * milliseconds): computed at every load, the first search after any commit paid for them, though one request more or
  * less in hundreds moves a mean over 64 of them by little. Counted in requests, not loads or time: a page filling
- * (read again and again with a request more) and the same memory loaded in another order or isolate recalibrate at the
- * same requests, and a memory fed and then searched is calibrated on all of it.
+ * (read again and again with a request more) is one change per new request, not a page's worth, and the rule needs no
+ * clock. A memory fed and then searched is judged on all of it; one searched as it grows is judged at the first search
+ * past each sixteenth, so what a vote weighs can differ, by a sixteenth's worth of requests, between two layers that
+ * searched the same memory at different times (the leave-one-set-out run moved by a fold at a quarter fed:
+ * bench/TUNING.md).
  */
 export const changedEnough = (s: MemoryEntries, at: number | undefined): boolean =>
   at === undefined || (s.changes - at) * 16 > s.latest.size;
