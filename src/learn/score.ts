@@ -109,6 +109,9 @@ export function addLearnedScores(
   const { value: score, ids } = into;
   let mass = 0;
   const ix = catalogue.index as BuiltIndex;
+  // The terms' postings found first, then read: each term's lookups wait on none of another's, so a search waits on
+  // its terms' scattered values together rather than one term after another (about 2.5 us of 21 at seal-tools' size).
+  const read: (Resolved | undefined)[] = new Array(terms.length);
   for (let k = 0; k < terms.length; k++) {
     if (!learned.first[k]) continue;
     const term = terms[k] as string;
@@ -119,8 +122,13 @@ export function addLearnedScores(
       mass += idfIn(ix, term);
       continue;
     }
-    const { idf, ids: tools, adds } = resolve(entry, term, catalogue, learned.u, options.halfLife);
-    mass += idf;
+    const found = resolve(entry, term, catalogue, learned.u, options.halfLife);
+    mass += found.idf;
+    read[k] = found;
+  }
+  for (const found of read) {
+    if (found === undefined) continue;
+    const { ids: tools, adds } = found;
     for (let i = 0; i < tools.length; i++) {
       const id = tools[i] as number;
       const add = adds[i] as number;
