@@ -8,7 +8,13 @@
 // cache keyed by a query's text answers a later round (a real request seldom comes twice in the same words), so
 // every round times what a new request costs.
 //
-//   npx tsx bench/learn-ab.ts [--rounds 7] [--commit] [--dist] [treeA] [treeB]
+// With `--after-commit`, it times instead what a busy server's search costs after a commit: per tree and per round,
+// one new session committed (prepare and flush) to the learning layer, then the first search after it and the next
+// (a steady search), 40 rounds per tree (with --rounds N: N), the trees taken in turn; it prints their medians and
+// 90th percentiles. A search after a load recomputes what is derived from the whole memory (layouts, and the votes'
+// reliabilities when the memory changed enough: memory-entries.ts `changedEnough`).
+//
+//   npx tsx bench/learn-ab.ts [--rounds 7] [--commit | --after-commit] [--dist] [treeA] [treeB]
 //
 // A tree is a checkout's root (default: this one); `--dist` imports its built `dist/index.js` instead of `src/`.
 import { resolve } from 'node:path';
@@ -17,7 +23,7 @@ import type { Tool } from '../src/base/types.ts';
 import type * as Library from '../src/index.ts';
 import { loadSet } from './data.ts';
 import { history } from './learn.ts';
-import { median } from './stats.ts';
+import { median, quantile } from './stats.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string): boolean => args.includes(name);
@@ -26,7 +32,7 @@ const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 7;
 const trees = args.filter((a, i) => !a.startsWith('--') && !(roundsAt >= 0 && i === roundsAt + 1));
 if (trees.length === 0) trees.push(resolve(import.meta.dirname, '..'));
 if (!(rounds >= 1) || trees.length > 2) {
-  console.error('usage: npx tsx bench/learn-ab.ts [--rounds N] [--commit] [--dist] [treeA] [treeB]');
+  console.error('usage: npx tsx bench/learn-ab.ts [--rounds N] [--commit | --after-commit] [--dist] [treeA] [treeB]');
   process.exit(2);
 }
 
@@ -53,6 +59,54 @@ for (const [t, tree] of trees.entries()) {
     await on.prepare({ sessionId: `feed-${i}`, tools, messages: history(q.query, q.relevant) });
   await on.flush();
   layers.set(`on${name}`, on);
+}
+
+if (flag('--after-commit')) {
+  const learningLayers = [...layers.keys()].filter((k) => k.startsWith('on'));
+  const laps = new Map(
+    learningLayers.map((k) => [k, { commit: [] as number[], first: [] as number[], next: [] as number[] }]),
+  );
+  // Warm: every fed request searched once, as a server that has answered for a while.
+  for (const k of learningLayers)
+    for (const [i, q] of fed.entries())
+      await (layers.get(k) as Layer).search({ sessionId: `warm-${i}`, tools }, { query: q.query });
+  const count = roundsAt >= 0 ? rounds : 40;
+  for (let r = 0; r < count; r++)
+    for (const [j] of learningLayers.entries()) {
+      const k = learningLayers[(j + r) % learningLayers.length] as string;
+      const layer = layers.get(k) as Layer;
+      const lap = laps.get(k) as { commit: number[]; first: number[]; next: number[] };
+      const q = fresh[r % fresh.length] as (typeof fresh)[number];
+      let t0 = performance.now();
+      await layer.prepare({ sessionId: `commit-${r}`, tools, messages: history(q.query, q.relevant) });
+      await layer.flush();
+      lap.commit.push(performance.now() - t0);
+      for (const [which, i] of [
+        ['first', r],
+        ['next', r + 50],
+      ] as const) {
+        const asked = fed[i % fed.length] as (typeof fed)[number];
+        t0 = performance.now();
+        await layer.search(
+          { sessionId: `after-${r}-${which}`, tools },
+          { query: `${asked.query}${' '.repeat(r + 1)}` },
+        );
+        lap[which].push(performance.now() - t0);
+      }
+    }
+  const ms = (values: number[]) => `${median(values).toFixed(2)} / ${quantile(values, 0.9).toFixed(2)}`;
+  console.table(
+    learningLayers.map((k) => {
+      const lap = laps.get(k) as { commit: number[]; first: number[]; next: number[] };
+      return {
+        tree: trees[k === 'onB' ? 1 : 0],
+        'commit+flush ms (median / p90)': ms(lap.commit),
+        'first search after ms': ms(lap.first),
+        'next search ms': ms(lap.next),
+      };
+    }),
+  );
+  process.exit(0);
 }
 
 const kinds = [...layers.keys()];

@@ -71,6 +71,12 @@ export interface MemoryEntries {
   alive: Uint8Array;
   /** Counts loads: what a vote derives from the whole memory is as of the load it was computed at. */
   loads: number;
+  /**
+   * Counts requests made live that were not (none of their versions) and requests no longer live, over every load: a
+   * reloaded page's requests that come back, and a request's newer version, are not counted. How much the memory
+   * changed since some earlier time, without the churn of a filling page read again.
+   */
+  changes: number;
   /** Per id, the entry's number of terms (BM25's length normalisation reads it without loading the entry). */
   lengths: number[];
   /** Per id, the entry's place in an order fixed by its session and turn (ties between equally similar requests). */
@@ -106,6 +112,7 @@ export const createEntries = (): MemoryEntries => ({
   dead: 0,
   alive: new Uint8Array(64),
   loads: 0,
+  changes: 0,
   lengths: [],
   keys: [],
   sessions: [],
@@ -158,12 +165,15 @@ function holdsRepeat(terms: readonly number[]): boolean {
   return false;
 }
 
-/** Indexes an entry, unless a newer version of its request is indexed: the later page, or later in a page, wins. */
-function add(s: MemoryEntries, entry: Entry, page: number, order: number): void {
+/**
+ * Indexes an entry, unless a newer version of its request is indexed: the later page, or later in a page, wins. Its
+ * request's tag when no version of it was live, else undefined.
+ */
+function add(s: MemoryEntries, entry: Entry, page: number, order: number): number | string | undefined {
   const tag = tagOf(entry);
   const was = s.latest.get(tag);
   const older = was === undefined ? undefined : s.entries[was];
-  if (older && (s.orders[was as number] as number) > order) return;
+  if (older && (s.orders[was as number] as number) > order) return undefined;
   if (older) kill(s, was as number, false);
   const id = s.entries.length;
   s.entries.push(entry);
@@ -208,6 +218,7 @@ function add(s: MemoryEntries, entry: Entry, page: number, order: number): void 
   }
   (s.pages.get(page) ?? s.pages.set(page, []).get(page))?.push(id);
   if (numbers) s.hooks?.add(entry, key, numbers);
+  return was === undefined ? tag : undefined;
 }
 
 /** A tool set's key: its tools sorted (as this library writes them), one a line. */
@@ -225,19 +236,28 @@ function compact(s: MemoryEntries): void {
     if (entry) live.push([entry, s.pageOf[id] as number, s.orders[id] as number]);
   const alive = s.alive.fill(0);
   const { hooks } = s;
-  Object.assign(s, createEntries(), { alive, loads: s.loads, pages: s.pages, numbering: s.numbering + 1 });
+  Object.assign(s, createEntries(), {
+    alive,
+    loads: s.loads,
+    changes: s.changes,
+    pages: s.pages,
+    numbering: s.numbering + 1,
+  });
   s.pages.clear();
   for (const [entry, page, order] of live) add(s, entry, page, order);
   s.hooks = hooks;
 }
 
-function remove(s: MemoryEntries, n: number): void {
+/** Drops page `n`'s entries; adds to `gone` the requests no version of which is live any more. */
+function remove(s: MemoryEntries, n: number, gone: Set<number | string>): void {
   for (const id of s.pages.get(n) ?? []) {
     const entry = s.entries[id];
     if (!entry) continue;
     kill(s, id, true);
     const tag = tagOf(entry);
-    if (s.latest.get(tag) === id) s.latest.delete(tag);
+    if (s.latest.get(tag) !== id) continue;
+    s.latest.delete(tag);
+    gone.add(tag);
   }
   s.pages.delete(n);
 }
@@ -245,13 +265,17 @@ function remove(s: MemoryEntries, n: number): void {
 /** Replaces page `n` with what the store holds (a page may grow until the next one starts). */
 export function loadPage(s: MemoryEntries, n: number, loaded: readonly Remembered[]): void {
   s.loads++;
-  remove(s, n);
+  const gone = new Set<number | string>();
+  remove(s, n, gone);
   // A request only grows (more terms, more tools) while its turn lasts, so its newest version is its largest,
   // whichever lane or page holds it.
   for (const [k, entry] of loaded.entries()) {
     const order = (entry.terms.length + entry.tools.length) * 1e13 + n * 1e4 + k;
-    add(s, entry, n, order);
+    const tag = add(s, entry, n, order);
+    // A request of the page read again that comes back did not change the memory.
+    if (tag !== undefined && !gone.delete(tag)) s.changes++;
   }
+  s.changes += gone.size;
   s.hooks?.settle();
   compact(s);
 }
@@ -261,7 +285,24 @@ export function retainPages(s: MemoryEntries, keep: ReadonlySet<number>): void {
   const old = [...s.pages.keys()].filter((n) => !keep.has(n));
   if (old.length === 0) return;
   s.loads++;
-  for (const n of old) remove(s, n);
+  const gone = new Set<number | string>();
+  for (const n of old) remove(s, n, gone);
+  s.changes += gone.size;
   s.hooks?.settle();
   compact(s);
 }
+
+/**
+ * Whether what is derived from the whole memory at great cost, computed when it had made `at` changes (undefined:
+ * never), is to be computed again: once the requests made live or dropped since are more than a sixteenth of those
+ * live (so any change, in a memory of fewer than 16). The votes' reliabilities are such (each is 64 sampled votes,
+ * milliseconds): computed at every load, the first search after any commit paid for them, though one request more or
+ * less in hundreds moves a mean over 64 of them by little. Counted in requests, not loads or time: a page filling
+ * (read again and again with a request more) is one change per new request, not a page's worth, and the rule needs no
+ * clock. A memory fed and then searched is judged on all of it; one searched as it grows is judged at the first search
+ * past each sixteenth, so what a vote weighs can differ, by a sixteenth's worth of requests, between two layers that
+ * searched the same memory at different times (the leave-one-set-out run moved by a fold at a quarter fed:
+ * bench/TUNING.md).
+ */
+export const changedEnough = (s: MemoryEntries, at: number | undefined): boolean =>
+  at === undefined || (s.changes - at) * 16 > s.latest.size;

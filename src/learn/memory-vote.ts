@@ -2,7 +2,7 @@
 // ranker scores tools) and lets them vote for their tools and for the whole sets they used together, but only when they
 // are similar enough to agree on something, and only as loudly as the memory's own record says it is right.
 import { keepFirst } from './first-few.ts';
-import { type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
+import { changedEnough, type Entry, keyOf, type MemoryEntries } from './memory-entries.ts';
 import type { Remembered } from './memory-pages.ts';
 import { createSimilar, type Similar } from './memory-similar.ts';
 import { createTally, type Votes } from './memory-tally.ts';
@@ -128,15 +128,15 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     return tally(voters, near.nearest, settings.agree, settings.half);
   }
 
-  // The memory's reliability as of the load it was computed at: a load changes what it remembers.
-  let calibrated = { at: -1, value: 0 };
+  // The memory's reliability as of the changes it was computed at (changedEnough), and how many times it was.
+  let calibrated = { at: undefined as number | undefined, value: 0, times: 0 };
   /**
    * How often the vote names what remembered requests used: a fixed sample of them, each voted on by the other
    * sessions, the mean share of its tools among the vote's first as many. Where requests recur (the same kind of
    * request, the same tools) it nears 1; where each request is new, the memory mostly guesses, and says little.
    */
   function reliability(settings: VoteSettings): number {
-    if (calibrated.at === s.loads) return calibrated.value;
+    if (!changedEnough(s, calibrated.at)) return calibrated.value;
     const sample = calibrationSample(s.entries);
     let sum = 0;
     // The request judged is itself one of the sessions that agree on its tools: the others need one fewer.
@@ -153,7 +153,8 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
       });
       sum += named.length / entry.tools.length;
     }
-    calibrated = { at: s.loads, value: sample.length === 0 ? 0 : sum / sample.length };
+    const value = sample.length === 0 ? 0 : sum / sample.length;
+    calibrated = { at: s.changes, value, times: calibrated.times + 1 };
     return calibrated.value;
   }
 
@@ -161,9 +162,9 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     const out = voteOf(terms, settings);
     if (out.count === 0) return out;
     // Computed after the vote's own (its sample's votes share the scratch): the vote is taken again if they ran.
-    const at = calibrated.at;
+    const { times } = calibrated;
     const scale = reliability(settings) ** settings.calibrate;
-    const votes = at === s.loads ? out : voteOf(terms, settings);
+    const votes = times === calibrated.times ? out : voteOf(terms, settings);
     for (let i = 0; i < votes.count; i++) votes.votes[i] = (votes.votes[i] as number) * scale;
     return votes;
   };

@@ -3,7 +3,7 @@
 // enough sessions, the nearest first, so a request that needs two or three tools gets them all at once; as loudly as
 // the sets' own record (their requests judged without their own sessions) says they are right.
 import { keepFirst } from './first-few.ts';
-import type { Entry, MemoryEntries } from './memory-entries.ts';
+import { changedEnough, type Entry, type MemoryEntries } from './memory-entries.ts';
 import { sampleRank } from './memory-vote.ts';
 import { buildPairs, termNumber } from './set-pairs.ts';
 import { createSetProfiles, profileHooks, type SetProfile, type SetProfiles, withoutSession } from './set-profiles.ts';
@@ -286,8 +286,8 @@ function judge(p: SetProfiles, s: MemoryEntries, settings: SetVoteSettings): num
 export function createSetIndex(s: MemoryEntries): SetIndex {
   const p = createSetProfiles();
   s.hooks = profileHooks(p);
-  // The sets' reliability as of the load it was computed at.
-  let judged = { at: -1, value: 0 };
+  // The sets' reliability as of the changes it was computed at (changedEnough).
+  let judged = { at: undefined as number | undefined, value: 0 };
   // Each set's tools' ids in the catalogue last asked about (a set's tools never change).
   const toolIds = new WeakMap<SetProfile, { byName: ReadonlyMap<string, number>; ids: Int32Array }>();
   const out = { ids: [] as number[], votes: [] as number[] };
@@ -305,9 +305,9 @@ export function createSetIndex(s: MemoryEntries): SetIndex {
       return voteByIds(p, s, terms, settings, idsOf, out);
     },
     reliability(settings) {
-      if (judged.at === s.loads) return judged.value;
+      if (!changedEnough(s, judged.at)) return judged.value;
       buildPairs(p.pairs, s);
-      judged = { at: s.loads, value: judge(p, s, settings) };
+      judged = { at: s.changes, value: judge(p, s, settings) };
       return judged.value;
     },
   };

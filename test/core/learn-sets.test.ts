@@ -232,3 +232,53 @@ describe('learn: tool sets used together', () => {
     expect(await top(createToolSearch({ learn: setsOnly, store }), asked)).toEqual([]);
   });
 });
+
+describe('learn: how loudly the memory and the sets speak', () => {
+  // Requests each of its own (two words no other request holds): neither the memory nor the sets name their tools
+  // (too many of them and a memory right for few of its requests says nothing at all).
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const unique = Array.from({ length: 10 }, (_, i) => {
+    const [a, b] = [letters[i % 26], letters[Math.floor(i / 26)]];
+    return `${a}${b}zorbel ${b}${a}quaxt`;
+  });
+  const asked = 'plan a trip to lisbon on monday and translate';
+  const twice = [trips[0], trips[0]] as string[];
+
+  for (const [part, learn] of [
+    ['memory', { weight: 0, setWeight: 0 }],
+    ['sets', setsOnly],
+  ] as const)
+    it(`${part}: judges itself again once many new sessions came, and then speaks louder`, async () => {
+      const layer = createToolSearch({ learn, store: createMemoryStore(), logger: quiet });
+      await feed(layer, unique, ['read_file'], 'unique');
+      await feed(layer, twice, together);
+      // Right for 2 of its 12 requests: it speaks, below what the keywords find.
+      const quiet1 = await top(layer, asked, {}, 3);
+      expect(quiet1[0]).toBe('translate_text');
+      expect(quiet1.slice(1).sort()).toEqual(together);
+      // As many sessions again, each a trip: judged again, it is mostly right, and leads.
+      await feed(
+        layer,
+        [...trips, ...trips, ...trips, ...trips, ...trips, ...trips, ...trips, ...trips],
+        together,
+        'more',
+      );
+      const loud = await top(layer, asked, {}, 3);
+      expect(loud.slice(0, 2).sort()).toEqual(together);
+      expect(loud[2]).toBe('translate_text');
+    });
+
+  it('votes with a session committed after it last judged itself', async () => {
+    const layer = createToolSearch({ learn: { weight: 0, setWeight: 0 }, store: createMemoryStore(), logger: quiet });
+    await feed(layer, unique, ['read_file'], 'unique');
+    await feed(layer, Array<string>(24).fill(trips[0] as string), together);
+    expect((await top(layer, trips[0] as string)).slice(0, 2).sort()).toEqual(together);
+    // One session of a new request: no second agrees yet.
+    const splines = 'reticulate the splines quickly';
+    await feed(layer, [splines], ['calculator'], 'spline-a');
+    expect(await top(layer, splines)).not.toContain('calculator');
+    // One more: a change of two requests in 36 keeps the memory's own judgement, not its requests.
+    await feed(layer, [splines], ['calculator'], 'spline-b');
+    expect(await top(layer, splines)).toEqual(['calculator']);
+  });
+});

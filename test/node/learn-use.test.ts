@@ -45,6 +45,9 @@ describe('learning on a real catalogue', () => {
     const rounds = createToolSearch({ learn: true, logger: quiet, store: createMemoryStore({ maxSessions: 10_000 }) });
     for (const [i, q] of feed.entries()) {
       const messages = await session(once, `f${i}`, q);
+      // The other layer searches as the session did: the memory judges itself again at a search once it changed
+      // enough since the last (memory-entries.ts changedEnough), so layers that searched alike rank alike.
+      await rounds.search({ sessionId: `f${i}`, tools }, { query: q.query });
       await once.prepare({ sessionId: `f${i}`, tools, messages });
       for (let end = 1; end <= messages.length; end++)
         await rounds.prepare({ sessionId: `f${i}`, tools, messages: messages.slice(0, end) });
