@@ -46,8 +46,14 @@ function idfIn(ix: BuiltIndex, term: string): number {
  */
 const READ_PER_TERM = 12;
 
-function resolve(entry: TermEntry, term: string, catalogue: Catalogue, u: number, halfLife: number): Resolved {
-  let known = resolved.get(entry);
+function resolve(
+  entry: TermEntry,
+  term: string,
+  catalogue: Catalogue,
+  u: number,
+  halfLife: number,
+  known: Resolved | undefined,
+): Resolved {
   // Most searches find the term as they left it, and read none of its postings (out of cache by then).
   if (known && known.catalogue === catalogue && known.u === u && known.halfLife === halfLife) return known;
   const postings = entry[2];
@@ -109,9 +115,15 @@ export function addLearnedScores(
   const { value: score, ids } = into;
   let mass = 0;
   const ix = catalogue.index as BuiltIndex;
-  // The terms' postings found first, then read: each term's lookups wait on none of another's, so a search waits on
-  // its terms' scattered values together rather than one term after another (about 2.5 us of 21 at seal-tools' size).
+  // Each step for every term before the next (the resolved entries looked up, then checked, then their postings
+  // read): a term's lookups wait on none of another's, so a search waits on its terms' scattered values together
+  // rather than one term after another (about 3.5 us of 21 at seal-tools' size).
   const read: (Resolved | undefined)[] = new Array(terms.length);
+  const { entries } = learned;
+  for (let k = 0; k < terms.length; k++) {
+    const entry = entries[k];
+    if (entry) read[k] = resolved.get(entry);
+  }
   for (let k = 0; k < terms.length; k++) {
     if (!learned.first[k]) continue;
     const term = terms[k] as string;
@@ -122,7 +134,7 @@ export function addLearnedScores(
       mass += idfIn(ix, term);
       continue;
     }
-    const found = resolve(entry, term, catalogue, learned.u, options.halfLife);
+    const found = resolve(entry, term, catalogue, learned.u, options.halfLife, read[k]);
     mass += found.idf;
     read[k] = found;
   }
