@@ -61,6 +61,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
   let stamp = 0;
   let order = new Float64Array(0);
   let termAt = new Int32Array(0);
+  let numbers = new Int32Array(0);
   const plans = new WeakMap<readonly number[], Plan>();
   const asked = new Int32Array(ASKED);
   let spare: Plan = {
@@ -122,15 +123,22 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     }
     const { postings, df } = s;
     if (mark.length < postings.length) mark = new Int32Array(postings.length * 2);
-    if (order.length < terms.length) [order, termAt] = [new Float64Array(terms.length), new Int32Array(terms.length)];
+    if (order.length < terms.length)
+      [order, termAt, numbers] = [
+        new Float64Array(terms.length),
+        new Int32Array(terms.length),
+        new Int32Array(terms.length),
+      ];
     if (++stamp === 0x7fffffff) {
       mark.fill(0);
       stamp = 1;
     }
+    // The terms' numbers first, then their counts: each lookup waits on no other's.
+    for (let j = 0; j < terms.length; j++) numbers[j] = s.terms.get(terms[j] as number) ?? -1;
     let q = 0;
-    for (const term of terms) {
-      const t = s.terms.get(term);
-      if (t === undefined || mark[t] === stamp) continue;
+    for (let j = 0; j < terms.length; j++) {
+      const t = numbers[j] as number;
+      if (t < 0 || mark[t] === stamp) continue;
       mark[t] = stamp;
       const n = df[t] as number;
       if (n === 0) continue;

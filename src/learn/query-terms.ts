@@ -4,7 +4,7 @@
 import { queryTerms } from '../search/rank.ts';
 import { termHash } from './memory.ts';
 
-/** Queries kept tokenized: every round re-sends the history's searches. */
+/** Queries kept tokenized, at most (at least half as many): every round re-sends the history's searches. */
 const QUERIES_KEPT = 2000;
 
 /** A map that forgets its oldest entry past `max`. */
@@ -27,13 +27,17 @@ export interface Query {
 
 /** A learner's tokenized queries. */
 export interface QueryTerms {
-  /** The query tokenized, hashed and its repeats found (kept for the QUERIES_KEPT latest queries). */
+  /** The query tokenized, hashed and its repeats found (kept for the latest queries). */
   of(query: string): Query;
 }
 
 /** Creates the cache of a learner's tokenized queries. */
 export function createQueryTerms(): QueryTerms {
-  const kept = new Map<string, Query>();
+  // The latest queries in two generations: when the newer holds half of QUERIES_KEPT, it becomes the older and the
+  // older is dropped. A map that forgot its oldest entry at each new query cost a new query about 2 us (deleting from
+  // a Map's front leaves holes that finding the next oldest walks).
+  let recent = new Map<string, Query>();
+  let older = new Map<string, Query>();
   // By hash, the place plus one of the first term holding it (0 for none), open addressing; zeroed after each query.
   let table = new Int32Array(64);
   // By place, the slot its term took (-1 for a repeat).
@@ -67,5 +71,14 @@ export function createQueryTerms(): QueryTerms {
     for (let k = 0; k < n; k++) if ((used[k] as number) >= 0) table[used[k] as number] = 0;
     return { terms, hashes, first };
   }
-  return { of: (query) => kept.get(query) ?? rememberRecent(kept, query, read(query), QUERIES_KEPT) };
+  return {
+    of(query) {
+      let known = recent.get(query);
+      if (known) return known;
+      known = older.get(query) ?? read(query);
+      if (recent.size >= QUERIES_KEPT / 2) [older, recent] = [recent, new Map()];
+      recent.set(query, known);
+      return known;
+    },
+  };
 }
