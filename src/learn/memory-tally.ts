@@ -26,19 +26,43 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
   const named: number[] = [];
   // Scratch for the result, valid until the next tally: a vote builds no map of names.
   const out: Votes = { tools: [], votes: [], count: 0 };
-  // As of one load: each entry's tools, all entries' in one array (a tally reads a score of voters' lists, and one
-  // array is fewer places to fetch than a list each), and each entry's tool set.
-  let laid = { at: -1, start: new Int32Array(1), tools: new Int32Array(0), setOf: new Int32Array(0) };
+  // Each entry's tools, all entries' in one array (a tally reads a score of voters' lists, and one array is fewer
+  // places to fetch than a list each), and each entry's tool set: laid out for the first `count` ids, in the entries'
+  // numbering `numbering`. An id's tools and set never change until the entries are numbered anew (a compaction), so
+  // a load lays out only the ids it added.
+  const laid = {
+    numbering: -1,
+    count: 0,
+    start: new Int32Array(1),
+    tools: new Int32Array(0),
+    setOf: new Int32Array(0),
+  };
 
-  /** Lays the entries' tools out by entry, once per load. */
+  /** A copy of `a` with room for `size`. */
+  const grown = (a: Int32Array, size: number): Int32Array<ArrayBuffer> => {
+    const out = new Int32Array(size);
+    out.set(a);
+    return out;
+  };
+
+  /** Lays out the entries' tools by entry, up to the newest entry. */
   function layout(): typeof laid {
-    if (laid.at === s.loads) return laid;
-    const { used, entries } = s;
-    const start = new Int32Array(entries.length + 1);
-    for (let id = 0; id < entries.length; id++) start[id + 1] = (start[id] as number) + (used[id] as number[]).length;
-    const tools = new Int32Array(start[entries.length] as number);
-    for (let id = 0; id < entries.length; id++) tools.set(used[id] as number[], start[id]);
-    laid = { at: s.loads, start, tools, setOf: Int32Array.from(s.setOf) };
+    const { used, setOf, entries, numbering } = s;
+    if (laid.numbering !== numbering) Object.assign(laid, { numbering, count: 0 });
+    const to = entries.length;
+    if (laid.count === to) return laid;
+    if (laid.start.length < to + 1) laid.start = grown(laid.start, (to + 1) * 2);
+    if (laid.setOf.length < to) laid.setOf = grown(laid.setOf, to * 2);
+    let end = laid.start[laid.count] as number;
+    for (let id = laid.count; id < to; id++) {
+      const tools = used[id] as number[];
+      if (laid.tools.length < end + tools.length) laid.tools = grown(laid.tools, (end + tools.length) * 2);
+      laid.tools.set(tools, end);
+      end += tools.length;
+      laid.start[id + 1] = end;
+      laid.setOf[id] = setOf[id] as number;
+    }
+    laid.count = to;
     return laid;
   }
 

@@ -27,8 +27,15 @@ export interface SetPairs {
   pairAt: Int32Array;
   /** Per term number, the sets holding it. */
   count: Int32Array;
-  /** The term number of each hashed term some set holds: open addressing, slots of (hash, number), hash -1 when empty. */
+  /**
+   * The term number of each hashed term some set holds: open addressing, slots of (hash, number), hash -1 when empty.
+   * It may also hold terms no set holds any more (their count is 0, which a search reads as not held): a load adds the
+   * new pairs' terms to it, and it is built anew only when the entries are numbered anew or it fills.
+   */
   numbers: Int32Array;
+  /** Terms in `numbers`; and the pairs made since the last build, whose terms it may lack. */
+  numbered: number;
+  readonly made: number[];
   /** The load the arrays by term are as of, and the entries' numbering the pairs' terms are in (from 0, as new entries start). */
   builtAt: number;
   numbering: number;
@@ -59,6 +66,8 @@ export const createSetPairs = (): SetPairs => ({
   pairAt: new Int32Array(0),
   count: new Int32Array(0),
   numbers: new Int32Array(2).fill(-1),
+  numbered: 0,
+  made: [],
   builtAt: -1,
   numbering: 0,
 });
@@ -88,6 +97,7 @@ export function newPair(p: SetPairs, set: number, hash: number, term: number): n
   p.term[n] = term;
   p.held[n] = 0;
   p.pending[n] = 0;
+  p.made.push(n);
   return n;
 }
 
@@ -151,29 +161,38 @@ export function buildPairs(p: SetPairs, s: MemoryEntries): void {
     pairAt[slot] = n;
     p.slot[n] = slot;
   }
-  const numbers = numberTable(p, events, count);
-  Object.assign(p, { events, count, start, ids, sessions, pairAt, numbers, builtAt: s.loads, numbering: s.numbering });
+  // The table as it was plus the new pairs' terms, while the numbers hold and it stays at most half full.
+  if (renumbered || (p.numbered + p.made.length) * 2 > p.numbers.length / 2) numberTable(p, events, count);
+  else for (const n of p.made) if ((held[n] as number) > 0) numberOne(p, n);
+  p.made.length = 0;
+  Object.assign(p, { events, count, start, ids, sessions, pairAt, builtAt: s.loads, numbering: s.numbering });
+}
+
+/** Puts pair `n`'s term in the table (a power of 2 in size, kept at most half full). */
+function numberOne(p: SetPairs, n: number): void {
+  const table = p.numbers;
+  const mask = (table.length >> 1) - 1;
+  const hash = p.hash[n] as number;
+  let i = hash & mask;
+  while (table[2 * i] !== -1 && table[2 * i] !== hash) i = (i + 1) & mask;
+  if (table[2 * i] === -1) p.numbered++;
+  table[2 * i] = hash;
+  table[2 * i + 1] = p.term[n] as number;
 }
 
 /**
- * The table of term numbers by hash, of the terms the held pairs hold: a search finds its terms' numbers in one array
- * rather than in the memory's map of every term (a term no set holds is in neither's count).
+ * The table of term numbers by hash, of the terms the held pairs hold, built anew (room for twice as many again): a
+ * search finds its terms' numbers in one array rather than in the memory's map of every term (a term no set holds is
+ * in neither's count).
  */
-function numberTable(p: SetPairs, events: readonly number[], count: Int32Array): Int32Array {
+function numberTable(p: SetPairs, events: readonly number[], count: Int32Array): void {
   let held = 0;
   for (let t = 0; t < count.length; t++) if ((count[t] as number) > 0) held++;
   let size = 2;
-  while (size < held * 2) size *= 2;
-  const table = new Int32Array(size * 2).fill(-1);
-  const mask = size - 1;
-  for (const n of events) {
-    const hash = p.hash[n] as number;
-    let i = hash & mask;
-    while (table[2 * i] !== -1 && table[2 * i] !== hash) i = (i + 1) & mask;
-    table[2 * i] = hash;
-    table[2 * i + 1] = p.term[n] as number;
-  }
-  return table;
+  while (size < held * 4) size *= 2;
+  p.numbers = new Int32Array(size * 2).fill(-1);
+  p.numbered = 0;
+  for (const n of events) numberOne(p, n);
 }
 
 /** A hashed term's number in the table, or -1 when no set holds it. */
