@@ -188,24 +188,40 @@ export function nearestSets(
 /** Remembered requests the sets' vote is judged on, each without its own session, to learn how reliable it is. */
 const SAMPLES = 64;
 
-/** The sets' vote for `terms`: the tools of the nearest sets, each set's less than the one before's. */
+/**
+ * The sets that vote for `terms`, the nearest first, each with the vote its tools get: cos · n/(n + half) for its n
+ * sessions, each later set's less than the one before's; a set under `agree` sessions passes, one under `gate` stops.
+ */
+function eachVotingSet(
+  p: SetProfiles,
+  s: MemoryEntries,
+  terms: readonly number[],
+  settings: SetVoteSettings,
+  visit: (set: SetProfile, vote: number) => void,
+): void {
+  const { gate, agree, half, sets, decay } = settings;
+  if (p.live === 0) return;
+  let scale = 1;
+  for (const { set, cos } of nearestSets(p, s, terms, sets)) {
+    const n = p.sizes[set.id] as number;
+    if (cos < gate) break;
+    if (n < agree) continue;
+    visit(set, scale * cos * (n / (n + half)));
+    scale *= decay;
+  }
+}
+
+/** The sets' vote for `terms` by tool name: each tool's vote is that of the first set holding it. */
 function voteOf(
   p: SetProfiles,
   s: MemoryEntries,
   terms: readonly number[],
   settings: SetVoteSettings,
 ): Map<string, number> {
-  const { gate, agree, half, sets, decay } = settings;
   const votes = new Map<string, number>();
-  if (p.live === 0) return votes;
-  let scale = 1;
-  for (const { set, cos } of nearestSets(p, s, terms, sets)) {
-    const n = p.sizes[set.id] as number;
-    if (cos < gate) break;
-    if (n < agree) continue;
-    for (const tool of set.tools) if (!votes.has(tool)) votes.set(tool, scale * cos * (n / (n + half)));
-    scale *= decay;
-  }
+  eachVotingSet(p, s, terms, settings, (set, vote) => {
+    for (const tool of set.tools) if (!votes.has(tool)) votes.set(tool, vote);
+  });
   return votes;
 }
 
@@ -221,23 +237,15 @@ function voteByIds(
   idsOf: (set: SetProfile) => Int32Array,
   out: { ids: number[]; votes: number[] },
 ): SetVotes {
-  const { gate, agree, half, sets, decay } = settings;
   out.ids.length = 0;
   out.votes.length = 0;
-  if (p.live === 0) return out;
-  let scale = 1;
-  for (const { set, cos } of nearestSets(p, s, terms, sets)) {
-    const n = p.sizes[set.id] as number;
-    if (cos < gate) break;
-    if (n < agree) continue;
-    const vote = scale * cos * (n / (n + half));
+  eachVotingSet(p, s, terms, settings, (set, vote) => {
     for (const id of idsOf(set))
       if (id >= 0 && !out.ids.includes(id)) {
         out.ids.push(id);
         out.votes.push(vote);
       }
-    scale *= decay;
-  }
+  });
   return out;
 }
 
