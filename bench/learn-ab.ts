@@ -4,11 +4,14 @@
 // work falls on all alike. Given two trees (the old code and the new), it also prints the new against the old and
 // how many first rounds' rankings differ. With `--commit`, each round first commits a new session per fresh request
 // to the learning layers, as `learnSpeed` does (the memory grows, and the terms the commits touched are read afresh).
-// Each round sends its queries with as many trailing spaces as its number: the same words, ranked the same, but no
+// Each round sends its queries with trailing spaces, twice its number of them: the same words, ranked the same, but no
 // cache keyed by a query's text answers a later round (a real request seldom comes twice in the same words), so
-// every round times what a new request costs. A learning layer's query also ends in a line break: a search remembers
-// the last query it tokenized (src/search/rank.ts), and learning off, taking the same words just before or after in
-// the same module, would otherwise tokenize for free half the time, which no server's next request does.
+// every round times what a new request costs. A learning layer's query has one space more: a search remembers the
+// last query it tokenized (src/search/rank.ts), and learning off, taking the same words just before or after in the
+// same module, would otherwise tokenize for free half the time, which no server's next request does. Spaces only: a
+// line break or any character outside printable ASCII sends a query down the tokenizer's slower Unicode path
+// (src/search/tokenize.ts), which learning alone would then pay (a line break did, until 2026-12-07: 1.29-1.32x, not
+// 1.34).
 //
 // With `--after-commit`, it times instead what a busy server's search costs after a commit: per tree and per round,
 // one new session committed (prepare and flush) to the learning layer, then the first search after it and the next
@@ -129,7 +132,7 @@ for (let r = 0; r < rounds; r++) {
     for (let j = 0; j < kinds.length; j++) {
       const k = kinds[(i + j + r) % kinds.length] as string;
       const t0 = performance.now();
-      const query = q.query + ' '.repeat(r) + (k.startsWith('on') ? '\n' : '');
+      const query = q.query + ' '.repeat(2 * r + (k.startsWith('on') ? 1 : 0));
       const answer = await (layers.get(k) as Layer).search({ sessionId: `ask-${r}-${i}`, tools }, { query });
       times.get(k)?.push(performance.now() - t0);
       answers.set(k, JSON.stringify(answer));
