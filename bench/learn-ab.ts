@@ -16,7 +16,7 @@
 // With `--after-commit`, it times instead what a busy server's search costs after a commit: per tree and per round,
 // one new session committed (prepare and flush) to the learning layer, then the first search after it and the next
 // (a steady search), 40 rounds per tree (with --rounds N: N), the trees taken in turn; it prints their medians and
-// 90th percentiles. A search after a load recomputes what is derived from the whole memory (layouts, and the votes'
+// 90th percentiles, and with two trees how many of the searches' answers differ. A search after a load recomputes what is derived from the whole memory (layouts, and the votes'
 // reliabilities when the memory changed enough: memory-entries.ts `changedEnough`).
 //
 //   npx tsx bench/learn-ab.ts [--rounds 7] [--commit | --after-commit] [--dist] [treeA] [treeB]
@@ -76,6 +76,8 @@ if (flag('--after-commit')) {
     for (const [i, q] of fed.entries())
       await (layers.get(k) as Layer).search({ sessionId: `warm-${i}`, tools }, { query: q.query });
   const count = roundsAt >= 0 ? rounds : 40;
+  // Each tree's answers, to count the searches whose answers differ between the trees.
+  const answers = new Map<string, string>();
   for (let r = 0; r < count; r++)
     for (const [j] of learningLayers.entries()) {
       const k = learningLayers[(j + r) % learningLayers.length] as string;
@@ -92,11 +94,12 @@ if (flag('--after-commit')) {
       ] as const) {
         const asked = fed[i % fed.length] as (typeof fed)[number];
         t0 = performance.now();
-        await layer.search(
+        const answer = await layer.search(
           { sessionId: `after-${r}-${which}`, tools },
           { query: `${asked.query}${' '.repeat(r + 1)}` },
         );
         lap[which].push(performance.now() - t0);
+        answers.set(`${k} ${r} ${which}`, JSON.stringify(answer));
       }
     }
   const ms = (values: number[]) => `${median(values).toFixed(2)} / ${quantile(values, 0.9).toFixed(2)}`;
@@ -111,6 +114,13 @@ if (flag('--after-commit')) {
       };
     }),
   );
+  if (learningLayers.length === 2) {
+    let differing = 0;
+    for (let r = 0; r < count; r++)
+      for (const which of ['first', 'next'])
+        if (answers.get(`onA ${r} ${which}`) !== answers.get(`onB ${r} ${which}`)) differing++;
+    console.log(`searches whose answers differ between the trees: ${differing} of ${2 * count}`);
+  }
   process.exit(0);
 }
 

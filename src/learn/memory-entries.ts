@@ -66,6 +66,8 @@ export interface MemoryEntries {
   pageOf: number[];
   orders: number[];
   readonly pages: Map<number, number[]>;
+  /** Per page, how many requests its last load or extension gave (malformed entries skipped): where an extension goes on. */
+  readonly pageLengths: Map<number, number>;
   dead: number;
   /** 1 for a live entry, by id: the postings keep dead ids, and a typed array answers without loading the entry. */
   alive: Uint8Array;
@@ -109,6 +111,7 @@ export const createEntries = (): MemoryEntries => ({
   pageOf: [],
   orders: [],
   pages: new Map(),
+  pageLengths: new Map(),
   dead: 0,
   alive: new Uint8Array(64),
   loads: 0,
@@ -241,6 +244,7 @@ function compact(s: MemoryEntries): void {
     loads: s.loads,
     changes: s.changes,
     pages: s.pages,
+    pageLengths: s.pageLengths,
     numbering: s.numbering + 1,
   });
   s.pages.clear();
@@ -260,6 +264,28 @@ function remove(s: MemoryEntries, n: number, gone: Set<number | string>): void {
     gone.add(tag);
   }
   s.pages.delete(n);
+  s.pageLengths.delete(n);
+}
+
+/**
+ * Adds the requests of page `n` from its `from`th on, each in its place. A request only grows (more terms, more tools)
+ * while its turn lasts, so its newest version is its largest, whichever lane or page holds it. The requests no
+ * version of which was live (and not in `gone`, a reloaded page's) count as changes.
+ */
+function addFrom(
+  s: MemoryEntries,
+  n: number,
+  loaded: readonly Remembered[],
+  from: number,
+  gone?: Set<number | string>,
+) {
+  for (const [j, entry] of loaded.entries()) {
+    const order = (entry.terms.length + entry.tools.length) * 1e13 + n * 1e4 + from + j;
+    const tag = add(s, entry, n, order);
+    // A request of the page read again that comes back did not change the memory.
+    if (tag !== undefined && !gone?.delete(tag)) s.changes++;
+  }
+  s.pageLengths.set(n, from + loaded.length);
 }
 
 /** Replaces page `n` with what the store holds (a page may grow until the next one starts). */
@@ -267,15 +293,20 @@ export function loadPage(s: MemoryEntries, n: number, loaded: readonly Remembere
   s.loads++;
   const gone = new Set<number | string>();
   remove(s, n, gone);
-  // A request only grows (more terms, more tools) while its turn lasts, so its newest version is its largest,
-  // whichever lane or page holds it.
-  for (const [k, entry] of loaded.entries()) {
-    const order = (entry.terms.length + entry.tools.length) * 1e13 + n * 1e4 + k;
-    const tag = add(s, entry, n, order);
-    // A request of the page read again that comes back did not change the memory.
-    if (tag !== undefined && !gone.delete(tag)) s.changes++;
-  }
+  addFrom(s, n, loaded, 0, gone);
   s.changes += gone.size;
+  s.hooks?.settle();
+  compact(s);
+}
+
+/**
+ * Appends to page `n` the requests stored after those its last load or extension gave: the page is the same filling,
+ * grown. The same entries as loading the whole page again, without taking its requests out and back in: a page being
+ * filled is read again after every append.
+ */
+export function extendPage(s: MemoryEntries, n: number, added: readonly Remembered[]): void {
+  s.loads++;
+  addFrom(s, n, added, s.pageLengths.get(n) ?? 0);
   s.hooks?.settle();
   compact(s);
 }

@@ -85,6 +85,28 @@ const chain = (h: number, [session, turn, terms, tools]: StoredEntry, names: rea
   fnv1a(`${h} ${session} ${turn} ${terms} ${tools.map((i) => names[i]).join('\u0001')}`);
 
 /**
+ * How many of a stored page's entries are those of the page as it was when its content was `held` (pageContent): the
+ * same filling (its tag), more entries, and its hash chained on from the held one's over the entries past them. 0 when
+ * it is not such a later state (another filling, a page rewritten since, one written before tags): a page being filled
+ * is read again after every append, and only what was appended need be read.
+ */
+export function heldPrefix(value: unknown, held: unknown): number {
+  if (typeof held !== 'string') return 0;
+  const page = readPage(value);
+  const [tag, hash, count] = held.split('.');
+  const from = Number(count);
+  if (page.f !== tag || typeof page.h !== 'number' || !(from > 0) || !(page.x.length > from)) return 0;
+  let h = Number(hash);
+  for (let i = from; i < page.x.length; i++) {
+    const entry: unknown = page.x[i];
+    // A malformed entry is read by a whole reload, which skips it: its hash is not for this to compute.
+    if (!Array.isArray(entry) || entry.length !== 4 || !Array.isArray(entry[3])) return 0;
+    h = chain(h, entry as unknown as StoredEntry, page.t);
+  }
+  return h === page.h ? from : 0;
+}
+
+/**
  * What tells a stored page's content from any other's, across layers and isolates: its filling's tag, the hash of its
  * entries and their number; 'empty' for a missing or unreadable page; undefined for a page written before tags.
  */
@@ -128,11 +150,12 @@ function readPage(value: unknown): Page {
     : { v: MEMORY_VERSION, b: 0, t: [], x: [] };
 }
 
-/** A stored page's requests; anything malformed is skipped. */
-export function pageEntries(value: unknown): Remembered[] {
+/** A stored page's requests, those past its first `from` stored entries only when given; anything malformed is skipped. */
+export function pageEntries(value: unknown, from = 0): Remembered[] {
   const page = readPage(value);
   const out: Remembered[] = [];
-  for (const entry of page.x) {
+  for (let i = from; i < page.x.length; i++) {
+    const entry: unknown = page.x[i];
     if (!Array.isArray(entry) || entry.length !== 4) continue;
     const [session, turn, packed, tools] = entry as unknown[];
     const terms = unpackTerms(packed);

@@ -2,7 +2,7 @@
 // as the ranker tokenized them) and the tools it used together; a new search finds the most similar requests and
 // lets them vote for their tools, but only when they are similar enough to agree on something.
 import { fnv1a } from '../search/fnv.ts';
-import { createEntries, loadPage, type MemoryEntries, retainPages } from './memory-entries.ts';
+import { createEntries, extendPage, loadPage, type MemoryEntries, retainPages } from './memory-entries.ts';
 import { type Remembered, TERM_MASK } from './memory-pages.ts';
 import { createVote, type VoteSettings, type Votes } from './memory-vote.ts';
 import { createSetIndex, type SetIndex } from './set-vote.ts';
@@ -23,6 +23,8 @@ export const VOTE: VoteSettings = { neighbours: 20, gate: 0.3, agree: 2, half: 2
 export interface MemoryIndex {
   /** Replaces page `n` with what the store holds (a page may grow until the next one starts). */
   load(n: number, entries: readonly Remembered[]): void;
+  /** Appends to page `n` the requests stored after those it holds (the page grew: memory-pages.ts `heldPrefix`). */
+  extend(n: number, entries: readonly Remembered[]): void;
   /** Forgets every loaded page not in `pages` (a lane drops its oldest as the bound requires). */
   retain(pages: ReadonlySet<number>): void;
   /** The tools the requests most similar to `terms` used, voted (by their numbers; valid until the next vote). None when none is similar enough. */
@@ -68,6 +70,7 @@ export function createMemoryIndex(sets = true): MemoryIndex {
   const bySet = sets ? createSetIndex(entries) : undefined;
   return {
     load: (n, loaded) => loadPage(entries, n, loaded),
+    extend: (n, added) => extendPage(entries, n, added),
     retain: (keep) => retainPages(entries, keep),
     vote,
     idsIn: createToolIds(entries),

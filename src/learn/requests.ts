@@ -6,7 +6,6 @@ import {
   memoryHeadKey,
   memoryPageKey,
   pageContent,
-  pageEntries,
   pageLayout,
   type Remembered,
   readMemoryHead,
@@ -187,7 +186,7 @@ export function createRequestMemory(
       }
       memory = pick(heads, contents);
       if (memory !== trusted && skipped.length > 0) continue;
-      const index = bringTo(memory, memory !== own, contents, closedIn, (id) => pageEntries(loaded.get(id)?.value));
+      const index = bringTo(memory, memory !== own, contents, closedIn, (id) => loaded.get(id)?.value);
       built = {
         heads: read0,
         pages: heads.map(({ last }, lane) => {

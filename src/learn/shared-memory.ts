@@ -14,7 +14,7 @@
 // is dropped from its lane: a layer alone reads a closed page once too.
 import type { MemoryIndex } from './memory.ts';
 import { createMemoryIndex } from './memory.ts';
-import type { Remembered } from './memory-pages.ts';
+import { heldPrefix, pageEntries } from './memory-pages.ts';
 
 /**
  * A memory index and, per page it holds, what that page was loaded from: its content id (memory-pages.ts
@@ -51,14 +51,15 @@ function laterFilling(held: unknown, read: unknown): boolean {
 
 /**
  * Brings an index to the pages a layer read (`contents`, by page id): pages gone are dropped, pages whose content
- * differs indexed again from `entriesOf`, and the pages read closed (`closedIn`, with their run) recorded as such.
+ * differs indexed again from their stored value (`stored`), or only what was appended to them, and the pages read
+ * closed (`closedIn`, with their run) recorded as such.
  */
 export function bringTo(
   target: BuiltMemory,
   shared: boolean,
   contents: ReadonlyMap<number, unknown>,
   closedIn: ReadonlyMap<number, string>,
-  entriesOf: (id: number) => readonly Remembered[],
+  stored: (id: number) => unknown,
 ): MemoryIndex {
   const wanted = new Set(contents.keys());
   for (const id of target.pages.keys()) if (!wanted.has(id)) target.pages.delete(id);
@@ -66,7 +67,10 @@ export function bringTo(
   for (const [id, content] of contents) {
     const was = target.pages.get(id);
     if (!(was === content || (shared && laterFilling(was, content)))) {
-      target.memory.load(id, entriesOf(id));
+      const value = stored(id);
+      const from = heldPrefix(value, was);
+      if (from > 0) target.memory.extend(id, pageEntries(value, from));
+      else target.memory.load(id, pageEntries(value));
       target.pages.set(id, content);
     }
     const run = closedIn.get(id);
