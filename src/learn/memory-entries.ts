@@ -69,6 +69,8 @@ export interface MemoryEntries {
   /** Per page, how many requests its last load or extension gave (malformed entries skipped): where an extension goes on. */
   readonly pageLengths: Map<number, number>;
   dead: number;
+  /** The entries killed since the last compaction, in order, by id with their terms: the layout a search reads follows them. */
+  killed: { readonly id: number; readonly terms: readonly number[] }[];
   /** 1 for a live entry, by id: the postings keep dead ids, and a typed array answers without loading the entry. */
   alive: Uint8Array;
   /** Counts loads: what a vote derives from the whole memory is as of the load it was computed at. */
@@ -113,6 +115,7 @@ export const createEntries = (): MemoryEntries => ({
   pages: new Map(),
   pageLengths: new Map(),
   dead: 0,
+  killed: [],
   alive: new Uint8Array(64),
   loads: 0,
   changes: 0,
@@ -133,6 +136,7 @@ function kill(s: MemoryEntries, id: number, dropped: boolean): void {
   s.entries[id] = undefined;
   s.alive[id] = 0;
   s.dead++;
+  s.killed.push({ id, terms: entry.terms });
   s.totalLength -= entry.terms.length;
   for (const term of entry.terms) {
     const n = s.terms.get(term) as number;

@@ -2,12 +2,9 @@
 // knows, as the ranker scores tools. The rarer terms find the candidates; a common term only adds to them, read
 // through each request's place among the candidates or, for a term far commoner than the candidates, a bitset of the
 // requests that hold it.
-import { PARAMS } from '../search/build.ts';
 import { type MemoryEntries, setBit } from './memory-entries.ts';
+import { createLayout, type Layout, layOut } from './memory-layout.ts';
 
-/** BM25's saturation and length normalisation over a remembered request's terms: the ranker's own k1, a description's b. */
-const K1 = PARAMS.k1;
-const B = 0.75;
 /**
  * Past requests a search scores at most: its rarer terms find them, every other term adds to those found. 128 scored
  * as 256 on the eight shared sets, but cost ToolLens's memory (12,300 requests) 2.3 points with the sets off, and
@@ -72,31 +69,8 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     span: new Int32Array(64),
     most: 0,
   };
-  // As of one load: each term's live ids, all terms' in one array (a search reads a few dozen lists, and one array is
-  // fewer places to fetch than a list each), and each entry's BM25 length factor.
-  let laid = { at: -1, start: new Int32Array(1), ids: new Int32Array(0), factor: new Float64Array(0) };
-
-  /** Lays the live postings out by term and computes the length factors, once per load. */
-  function layout(live: number): typeof laid {
-    if (laid.at === s.loads) return laid;
-    const { postings, alive, lengths, entries } = s;
-    const start = new Int32Array(postings.length + 1);
-    let total = 0;
-    for (const [t, list] of postings.entries()) {
-      for (const id of list) if (alive[id] === 1) total++;
-      start[t + 1] = total;
-    }
-    const ids = new Int32Array(total);
-    let at = 0;
-    for (const list of postings) for (const id of list) if (alive[id] === 1) ids[at++] = id;
-    // Each term a request holds appears once: its BM25 weight is the term's IDF times one factor of its length.
-    const avg = s.totalLength / live;
-    const factor = new Float64Array(entries.length);
-    for (let id = 0; id < entries.length; id++)
-      factor[id] = (K1 + 1) / (1 + K1 * (1 - B + (B * (lengths[id] as number)) / avg));
-    laid = { at: s.loads, start, ids, factor };
-    return laid;
-  }
+  // The postings laid out by term, as of the last load a search saw.
+  let laid = createLayout();
 
   /**
    * The query's distinct terms the memory knows, rarest first (ties: first in the query), as term numbers and IDF
@@ -104,7 +78,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
    * load, which alone changes term numbers and document frequencies; from its second ask (a new query's is made in a
    * scratch plan).
    */
-  function planOf(terms: readonly number[], live: number, start: Int32Array): Plan {
+  function planOf(terms: readonly number[], live: number, { begin, end }: Layout): Plan {
     let plan = plans.get(terms);
     if (plan?.at === s.loads) return plan;
     if (!plan) {
@@ -179,8 +153,8 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
       const t = termAt[at] as number;
       plan.t[j] = t;
       plan.w[j] = w;
-      plan.span[2 * j] = start[t] as number;
-      plan.span[2 * j + 1] = start[t + 1] as number;
+      plan.span[2 * j] = begin[t] as number;
+      plan.span[2 * j + 1] = end[t] as number;
     }
     plan.at = s.loads;
     plan.count = q;
@@ -211,8 +185,9 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     // Locals, not the closure's variables: the loops below read them a thousand times and more.
     const { slot, found, score, sims } = scratch;
     if (live === 0) return { count: 0, nearest: 0, found, sims };
-    const { start, ids, factor } = layout(live);
-    const plan = planOf(terms, live, start);
+    laid = layOut(laid, s, live);
+    const { ids, factor } = laid;
+    const plan = planOf(terms, live, laid);
     const { span } = plan;
     // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
     let count = 0;

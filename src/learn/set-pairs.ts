@@ -1,7 +1,10 @@
 // The tool sets' pairs: one set's one term, how many of the set's sessions hold it and when it last began to be held.
-// A search reads a term's pairs by term number, in arrays built once per load, in the order they began to be held:
-// the sets a search finds first are those, so which sets it scores (it scores a few hundred at most) does not depend
-// on how the arrays are laid out. Loading only counts; nothing here hashes a name or builds a map per term.
+// A search reads a term's pairs by term number, each term's in a region of its own in shared arrays, in the order they
+// began to be held: the sets a search finds first are those, so which sets it scores (it scores a few hundred at most)
+// does not depend on how the arrays are laid out. The arrays follow the loads (a pair that began goes to the end of its
+// term's region, one no session holds any more is taken out), and are laid out afresh only when the entries are
+// numbered anew or much changed: a server that commits as it serves loads before nearly every search. Loading only
+// counts; nothing here hashes a name or builds a map per term.
 import type { MemoryEntries } from './memory-entries.ts';
 
 /** The pairs of every set and term, in arrays by pair number; and, as of one load, by term number. */
@@ -20,11 +23,26 @@ export interface SetPairs {
   events: number[];
   /** Pairs no session holds since their page was dropped: they keep their place if it comes back before the load settles. */
   readonly dropped: number[];
-  /** Per term number, its pairs' slots from `start[t]` to `start[t + 1]`: the sets' ids, their sessions holding it, the pair. */
-  start: Int32Array;
+  /**
+   * Per term number, its region's first slot, the slot after its pairs, and the region's length: its pairs from
+   * `begin[t]` to `end[t]`, by slot the sets' ids, their sessions holding it, the pair.
+   */
+  begin: Int32Array;
+  end: Int32Array;
+  room: Int32Array;
   ids: Int32Array;
   sessions: Int32Array;
   pairAt: Int32Array;
+  /** The first slot past every region, and the slots left behind by regions moved to it. */
+  tail: number;
+  holes: number;
+  /** Per pair, 1 when it is in the arrays by term, with its place in `events` and its term number as put there. */
+  laid: Uint8Array;
+  laidSeq: Int32Array;
+  laidTerm: Int32Array;
+  /** Pairs whose sessions changed since the arrays were last brought to date, and how long `events` was then. */
+  readonly touched: number[];
+  eventsAt: number;
   /** Per term number, the sets holding it. */
   count: Int32Array;
   /**
@@ -60,10 +78,19 @@ export const createSetPairs = (): SetPairs => ({
   free: [],
   events: [],
   dropped: [],
-  start: new Int32Array(1),
+  begin: new Int32Array(0),
+  end: new Int32Array(0),
+  room: new Int32Array(0),
   ids: new Int32Array(0),
   sessions: new Int32Array(0),
   pairAt: new Int32Array(0),
+  tail: 0,
+  holes: 0,
+  laid: new Uint8Array(256),
+  laidSeq: new Int32Array(256),
+  laidTerm: new Int32Array(256),
+  touched: [],
+  eventsAt: 0,
   count: new Int32Array(0),
   numbers: new Int32Array(2).fill(-1),
   numbered: 0,
@@ -86,10 +113,14 @@ export function newPair(p: SetPairs, set: number, hash: number, term: number): n
         hash: grown(p.hash, size),
         term: grown(p.term, size),
         slot: grown(p.slot, size),
+        laidSeq: grown(p.laidSeq, size),
+        laidTerm: grown(p.laidTerm, size),
       });
-      const pending = new Uint8Array(size);
-      pending.set(p.pending);
-      p.pending = pending;
+      for (const key of ['pending', 'laid'] as const) {
+        const bytes = new Uint8Array(size);
+        bytes.set(p[key]);
+        p[key] = bytes;
+      }
     }
   }
   p.set[n] = set;
@@ -105,6 +136,7 @@ export function newPair(p: SetPairs, set: number, hash: number, term: number): n
 export function holdPair(p: SetPairs, n: number): void {
   const was = p.held[n] as number;
   p.held[n] = was + 1;
+  p.touched.push(n);
   if (was > 0) return;
   // A request of a reloaded page made live again keeps the place its terms had: the page only grew.
   if (p.pending[n] === 1) p.pending[n] = 0;
@@ -115,6 +147,7 @@ export function holdPair(p: SetPairs, n: number): void {
 export function releasePair(p: SetPairs, n: number, dropped: boolean): boolean {
   const left = (p.held[n] as number) - 1;
   p.held[n] = left;
+  p.touched.push(n);
   if (left > 0) return false;
   if (!dropped) return freePair(p, n);
   p.pending[n] = 1;
@@ -130,14 +163,31 @@ export function freePair(p: SetPairs, n: number): true {
   return true;
 }
 
-/** Builds the arrays by term a search reads, once per load: each term's pairs in the order they began to be held. */
+/** Room a region is given past its pairs when laid out afresh, as a share of them (and at least 2): pairs that begin fill it. */
+const ROOM_SHARE = 8;
+
+/** Brings the arrays by term a search reads to the last load: following what changed, or laid out afresh. */
 export function buildPairs(p: SetPairs, s: MemoryEntries): void {
   if (p.builtAt === s.loads) return;
   const renumbered = p.numbering !== s.numbering;
-  const { seq, held, term } = p;
+  if (renumbered || p.builtAt < 0 || !follow(p, s)) layAfresh(p, s, renumbered);
+  // The table as it was plus the new pairs' terms, while the numbers hold and it stays at most half full.
+  if (renumbered || (p.numbered + p.made.length) * 2 > p.numbers.length / 2) numberTable(p);
+  else for (const n of p.made) if ((p.held[n] as number) > 0) numberOne(p, n);
+  p.made.length = 0;
+  p.touched.length = 0;
+  p.eventsAt = p.events.length;
+  p.builtAt = s.loads;
+  p.numbering = s.numbering;
+}
+
+/** Lays every held pair out afresh, each term's in the order they began to be held, each region with room to grow. */
+function layAfresh(p: SetPairs, s: MemoryEntries, renumbered: boolean): void {
+  const { seq, held, term, laid, laidSeq, laidTerm } = p;
   const events: number[] = [];
   const terms = s.postings.length;
   const count = new Int32Array(terms);
+  laid.fill(0);
   for (let i = 0; i < p.events.length; i++) {
     const n = p.events[i] as number;
     if (seq[n] !== i || (held[n] as number) === 0) continue;
@@ -146,26 +196,120 @@ export function buildPairs(p: SetPairs, s: MemoryEntries): void {
     const t = term[n] as number;
     count[t] = (count[t] as number) + 1;
   }
-  const start = new Int32Array(terms + 1);
-  for (let t = 0; t < terms; t++) start[t + 1] = (start[t] as number) + (count[t] as number);
-  const at = start.slice(0, terms);
-  const ids = new Int32Array(events.length);
-  const sessions = new Int32Array(events.length);
-  const pairAt = new Int32Array(events.length);
+  const begin = new Int32Array(terms);
+  const end = new Int32Array(terms);
+  const room = new Int32Array(terms);
+  let tail = 0;
+  for (let t = 0; t < terms; t++) {
+    const n = count[t] as number;
+    begin[t] = tail;
+    end[t] = tail;
+    room[t] = n + Math.max(2, Math.floor(n / ROOM_SHARE));
+    tail += room[t] as number;
+  }
+  Object.assign(p, {
+    events,
+    count,
+    begin,
+    end,
+    room,
+    ids: new Int32Array(tail),
+    sessions: new Int32Array(tail),
+    pairAt: new Int32Array(tail),
+    tail,
+    holes: 0,
+  });
   for (const n of events) {
     const t = term[n] as number;
-    const slot = at[t] as number;
-    at[t] = slot + 1;
-    ids[slot] = p.set[n] as number;
-    sessions[slot] = held[n] as number;
-    pairAt[slot] = n;
-    p.slot[n] = slot;
+    putLast(p, t, n);
+    laid[n] = 1;
+    laidSeq[n] = seq[n] as number;
+    laidTerm[n] = t;
   }
-  // The table as it was plus the new pairs' terms, while the numbers hold and it stays at most half full.
-  if (renumbered || (p.numbered + p.made.length) * 2 > p.numbers.length / 2) numberTable(p, events, count);
-  else for (const n of p.made) if ((held[n] as number) > 0) numberOne(p, n);
-  p.made.length = 0;
-  Object.assign(p, { events, count, start, ids, sessions, pairAt, builtAt: s.loads, numbering: s.numbering });
+}
+
+/**
+ * Brings the arrays by term to what changed since they were: pairs no session holds any more, or that began again, are
+ * taken out of their term's region; the others' sessions are read again; the pairs that began since go to the end of
+ * their term's, in the order they began. False (the arrays are to be laid out afresh) when too much changed.
+ */
+function follow(p: SetPairs, s: MemoryEntries): boolean {
+  const { touched, held, seq, laid, laidSeq, laidTerm, term, events } = p;
+  if ((touched.length + events.length - p.eventsAt) * ROOM_SHARE > p.tail || events.length > 4 * p.tail) return false;
+  for (const n of touched) {
+    if (laid[n] !== 1) continue;
+    if ((held[n] as number) > 0 && seq[n] === laidSeq[n]) p.sessions[p.slot[n] as number] = held[n] as number;
+    else {
+      takeOut(p, laidTerm[n] as number, n);
+      laid[n] = 0;
+    }
+  }
+  for (let i = p.eventsAt; i < events.length; i++) {
+    const n = events[i] as number;
+    if (seq[n] !== i || (held[n] as number) === 0 || laid[n] === 1) continue;
+    if (term[n] === -1) term[n] = s.terms.get(p.hash[n] as number) as number;
+    const t = term[n] as number;
+    putLast(p, t, n);
+    p.count[t] = (p.count[t] as number) + 1;
+    laid[n] = 1;
+    laidSeq[n] = i;
+    laidTerm[n] = t;
+  }
+  return p.holes * 2 <= p.tail;
+}
+
+/** Takes pair `n` out of term `t`'s region, the later pairs moving up (they stay in order). */
+function takeOut(p: SetPairs, t: number, n: number): void {
+  const { ids, sessions, pairAt, slot } = p;
+  const last = (p.end[t] as number) - 1;
+  for (let i = slot[n] as number; i < last; i++) {
+    ids[i] = ids[i + 1] as number;
+    sessions[i] = sessions[i + 1] as number;
+    const moved = pairAt[i + 1] as number;
+    pairAt[i] = moved;
+    slot[moved] = i;
+  }
+  p.end[t] = last;
+  p.count[t] = (p.count[t] as number) - 1;
+}
+
+const grownTo = (a: Int32Array, size: number): Int32Array => grown(a, Math.max(size, a.length * 2));
+
+/** Puts pair `n` after term `t`'s pairs; a full region moves to the tail, twice as long. */
+function putLast(p: SetPairs, t: number, n: number): void {
+  if (t >= p.begin.length)
+    Object.assign(p, {
+      begin: grownTo(p.begin, t + 1),
+      end: grownTo(p.end, t + 1),
+      room: grownTo(p.room, t + 1),
+      count: grownTo(p.count, t + 1),
+    });
+  const { begin, end, room } = p;
+  if (end[t] === (begin[t] as number) + (room[t] as number)) {
+    const length = (end[t] as number) - (begin[t] as number);
+    const wanted = Math.max(4, 2 * (room[t] as number));
+    if (p.tail + wanted > p.ids.length) {
+      const size = p.tail + wanted;
+      Object.assign(p, {
+        ids: grownTo(p.ids, size),
+        sessions: grownTo(p.sessions, size),
+        pairAt: grownTo(p.pairAt, size),
+      });
+    }
+    for (const a of [p.ids, p.sessions, p.pairAt]) a.copyWithin(p.tail, begin[t] as number, end[t] as number);
+    for (let i = 0; i < length; i++) p.slot[p.pairAt[p.tail + i] as number] = p.tail + i;
+    p.holes += room[t] as number;
+    begin[t] = p.tail;
+    end[t] = p.tail + length;
+    room[t] = wanted;
+    p.tail += wanted;
+  }
+  const at = end[t] as number;
+  p.ids[at] = p.set[n] as number;
+  p.sessions[at] = p.held[n] as number;
+  p.pairAt[at] = n;
+  p.slot[n] = at;
+  end[t] = at + 1;
 }
 
 /** Puts pair `n`'s term in the table (a power of 2 in size, kept at most half full). */
@@ -185,14 +329,15 @@ function numberOne(p: SetPairs, n: number): void {
  * search finds its terms' numbers in one array rather than in the memory's map of every term (a term no set holds is
  * in neither's count).
  */
-function numberTable(p: SetPairs, events: readonly number[], count: Int32Array): void {
+function numberTable(p: SetPairs): void {
+  const { events, count } = p;
   let held = 0;
   for (let t = 0; t < count.length; t++) if ((count[t] as number) > 0) held++;
   let size = 2;
   while (size < held * 4) size *= 2;
   p.numbers = new Int32Array(size * 2).fill(-1);
   p.numbered = 0;
-  for (const n of events) numberOne(p, n);
+  for (const n of events) if (p.laid[n] === 1) numberOne(p, n);
 }
 
 /** A hashed term's number in the table, or -1 when no set holds it. */
@@ -208,7 +353,7 @@ export function termNumber(table: Int32Array, hash: number): number {
 /** Moves pair `n` to the end of its term's sets in the arrays by term, as if it had just begun to be held. */
 export function backToEnd(p: SetPairs, n: number): void {
   const { ids, sessions, pairAt, slot } = p;
-  const last = (p.start[(p.term[n] as number) + 1] as number) - 1;
+  const last = (p.end[p.term[n] as number] as number) - 1;
   const from = slot[n] as number;
   const id = ids[from] as number;
   const held = sessions[from] as number;
@@ -224,4 +369,5 @@ export function backToEnd(p: SetPairs, n: number): void {
   pairAt[last] = n;
   slot[n] = last;
   p.seq[n] = p.events.push(n) - 1;
+  p.laidSeq[n] = p.seq[n] as number;
 }

@@ -91,7 +91,7 @@ export function nearestSets(
   terms: readonly number[],
   many: number,
 ): { set: SetProfile; cos: number }[] {
-  const { start, ids, sessions, count, numbers } = p.pairs;
+  const { begin, end: ends, ids, sessions, count, numbers } = p.pairs;
   const { sizes, live } = p;
   if (termScratch.kept.length < terms.length) termScratch = newTermScratch(terms.length * 2);
   if (found.length < p.byId.length) found = new Int32Array(p.byId.length * 2);
@@ -137,10 +137,10 @@ export function nearestSets(
     const t = query[k] as number;
     const weight = idf * idf;
     norm += weight;
-    const end = start[t + 1] as number;
+    const end = ends[t] as number;
     // Over the set's sessions now: taking a session out to judge the sets changes it.
     if (n < CANDIDATES)
-      for (let i = start[t] as number; i < end; i++) {
+      for (let i = begin[t] as number; i < end; i++) {
         const held = sessions[i] as number;
         // A set whose session is taken out to judge the sets may hold the term no more.
         if (held === 0) continue;
@@ -151,7 +151,7 @@ export function nearestSets(
       }
     // Full: the term only adds to the sets found (a held 0 adds 0), in a loop of its own.
     else
-      for (let i = start[t] as number; i < end; i++) {
+      for (let i = begin[t] as number; i < end; i++) {
         const id = ids[i] as number;
         const was = dots[id] as number;
         if (was === 0) continue;
