@@ -7,6 +7,7 @@ import { applyTouches } from '../core/discovered.ts';
 import { loadSearch } from '../core/search-loader.ts';
 import { MAX_RELATED, SEARCH_TOOL_NAME, type SearchResult } from '../core/search-tool.ts';
 import { modeOf } from '../exposure/mode.ts';
+import type { Learner } from '../learn/learner.ts';
 import type { Layer } from './parts.ts';
 import { checkContext, type ToolSearch } from './tool-search.ts';
 
@@ -17,6 +18,8 @@ const loadRelated = once(() => import('../core/related.ts'));
 export function createSearch(layer: Layer): ToolSearch['search'] {
   const { resolved } = layer;
   const keep = resolved.maxDiscoveredKeep;
+  // The learner once loaded: awaiting its loading again would cost every search a turn of the microtask queue.
+  let learner: Learner | undefined;
   return async (context, args) => {
     checkContext(context, 'search');
     const mode = modeOf(context, resolved, 'search');
@@ -44,8 +47,9 @@ export function createSearch(layer: Layer): ToolSearch['search'] {
         ? layer.semantic.rank(catalogue, visible, parsed.query, n)
         : rankSearch(catalogue, visible, parsed.query, n, members);
     };
-    const ranked = layer.learner
-      ? await (await layer.learner()).rank(catalogue, visible, parsed.query, take, rank, layer.warn)
+    if (layer.learner && !learner) learner = await layer.learner();
+    const ranked = learner
+      ? await learner.rank(catalogue, visible, parsed.query, take, rank, layer.warn)
       : await rank(take);
     const shown = mode.exposure === 'tools' && !mode.compact ? resolved.texts : await layer.modes.searchTexts(mode);
     const { ids } = pageIds(parsed, resolved.maxSearchResults, ranked);

@@ -18,13 +18,14 @@ export interface Learned {
 /**
  * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) and the term's IDF, found once per
  * stored entry; and each posting's IDF · a(t, x) at the clock `u` it was last computed for, computed again only when
- * the clock moved.
+ * the clock moved. Plain arrays, not typed ones: their few elements sit on the heap next to the record (a typed array
+ * of more than 64 bytes keeps them apart), so a search that reads them waits on fewer cache misses.
  */
 interface Resolved {
   readonly catalogue: Catalogue;
   readonly idf: number;
-  readonly ids: Int32Array;
-  readonly adds: Float64Array;
+  readonly ids: readonly number[];
+  adds: readonly number[];
   /** The clock and the half-life the adds were computed at (layers of one store may fade by different half-lives). */
   u: number;
   halfLife: number;
@@ -59,10 +60,10 @@ function resolve(
   const postings = entry[2];
   const read = Math.min(postings.length, READ_PER_TERM);
   if (!known || known.catalogue !== catalogue) {
-    const ids = new Int32Array(read);
-    for (let i = 0; i < read; i++) ids[i] = catalogue.byName.get((postings[i] as Posting)[0]) ?? -1;
+    const ids: number[] = [];
+    for (let i = 0; i < read; i++) ids.push(catalogue.byName.get((postings[i] as Posting)[0]) ?? -1);
     const idf = idfIn(catalogue.index as BuiltIndex, term);
-    known = { catalogue, idf, ids, adds: new Float64Array(read), u: Number.NaN, halfLife };
+    known = { catalogue, idf, ids, adds: [], u: Number.NaN, halfLife };
     resolved.set(entry, known);
   }
   if (known.u !== u || known.halfLife !== halfLife) {
@@ -71,6 +72,7 @@ function resolve(
     // Postings committed together share their clock: their fade is computed once.
     let lastAt = Number.NaN;
     let left = 1;
+    const adds: number[] = [];
     for (let i = 0; i < read; i++) {
       const posting = postings[i] as Posting;
       const c = posting[1];
@@ -81,8 +83,9 @@ function resolve(
         left = fade(u, at, halfLife);
       }
       const sessions = m * left;
-      known.adds[i] = known.idf * (((c * left) / (n + 2)) * (sessions / (sessions + 2)));
+      adds.push(known.idf * (((c * left) / (n + 2)) * (sessions / (sessions + 2))));
     }
+    known.adds = adds;
     known.u = u;
     known.halfLife = halfLife;
   }
