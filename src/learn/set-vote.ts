@@ -100,17 +100,26 @@ export function nearestSets(
   const { query, kept, idfs, order } = termScratch;
   const sets = found;
   const dots = scratch;
-  // The query's terms some set holds, once each: per term, its number, its hash and its IDF.
-  let q = 0;
+  // The query's terms some set holds, once each: per term, its number, its hash and its IDF. Each step for every term
+  // before the next (numbers, then counts): a term's lookups wait on none of another's.
+  let numbered = 0;
   for (const term of terms) {
     let j = 0;
-    while (j < q && kept[j] !== term) j++;
-    if (j < q) continue;
+    while (j < numbered && kept[j] !== term) j++;
+    if (j < numbered) continue;
     const t = termNumber(numbers, term);
-    const held = t < 0 ? 0 : (count[t] ?? 0);
+    if (t < 0) continue;
+    query[numbered] = t;
+    kept[numbered] = term;
+    numbered++;
+  }
+  let q = 0;
+  for (let k = 0; k < numbered; k++) {
+    const t = query[k] as number;
+    const held = count[t] ?? 0;
     if (held === 0) continue;
     query[q] = t;
-    kept[q] = term;
+    kept[q] = kept[k] as number;
     idfs[q] = Math.log(1 + live / held);
     q++;
   }
@@ -128,7 +137,8 @@ export function nearestSets(
     }
     order[i] = k;
   }
-  // Per set id, the dot product so far (zeroed after use), and the sets found.
+  // Per set id, the dot product so far times the set's size (zeroed after use), and the sets found: the size divides
+  // each set's sum once, not each of its postings.
   let n = 0;
   let norm = 0;
   for (let o = 0, read = Math.min(q, QUERY_TERMS); o < read; o++) {
@@ -147,7 +157,7 @@ export function nearestSets(
         const id = ids[i] as number;
         const was = dots[id] as number;
         if (was === 0) sets[n++] = id;
-        dots[id] = was + (weight * held) / (sizes[id] as number);
+        dots[id] = was + weight * held;
       }
     // Full: the term only adds to the sets found (a held 0 adds 0), in a loop of its own.
     else
@@ -155,7 +165,7 @@ export function nearestSets(
         const id = ids[i] as number;
         const was = dots[id] as number;
         if (was === 0) continue;
-        dots[id] = was + (weight * (sessions[i] as number)) / (sizes[id] as number);
+        dots[id] = was + weight * (sessions[i] as number);
       }
   }
   const best: { set: SetProfile; cos: number }[] = [];
@@ -163,7 +173,7 @@ export function nearestSets(
   const { norms, normsAt } = p;
   for (let f = 0; f < n; f++) {
     const id = sets[f] as number;
-    const dot = dots[id] as number;
+    const dot = (dots[id] as number) / (sizes[id] as number);
     dots[id] = 0;
     const raw = dot / root / (normsAt[id] === s.loads ? (norms[id] as number) : normOf(p, id, s.loads));
     // Far enough below the last of the best, its rounding cannot reach it.
@@ -179,8 +189,9 @@ export function nearestSets(
       at--;
     }
     if (at >= many) continue;
-    best.splice(at, 0, { set, cos });
-    if (best.length > many) best.pop();
+    for (let i = Math.min(best.length, many - 1); i > at; i--)
+      best[i] = best[i - 1] as { set: SetProfile; cos: number };
+    best[at] = { set, cos };
   }
   return best;
 }
