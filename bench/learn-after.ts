@@ -51,7 +51,8 @@ for (const tree of trees) {
   }
   await layer.flush();
   // Warm: a server that has answered for a while.
-  for (const [i, q] of test.slice(0, 300).entries()) await layer.search({ sessionId: `warm-${i}`, tools }, { query: q.query });
+  for (const [i, q] of test.slice(0, 300).entries())
+    await layer.search({ sessionId: `warm-${i}`, tools }, { query: q.query });
   layers.push(layer);
 }
 
