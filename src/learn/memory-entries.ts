@@ -43,6 +43,11 @@ export interface MemoryEntries {
   entries: (Entry | undefined)[];
   /** Per hashed term, its number: the slot of its postings and document frequency. */
   terms: Map<number, number>;
+  /**
+   * The same numbers in an open-addressing table (hash, number pairs, -1 where empty, at most half full) for a
+   * search's lookups (`termNumber` in set-pairs.ts): one typed array read where the map's lookup missed the cache.
+   */
+  termTable: Int32Array;
   /** Per term number, the ids of the entries that hold it (dead ids too, until the next compaction). */
   postings: number[][];
   /** Per term number, the live entries that hold it. */
@@ -101,6 +106,7 @@ export interface MemoryEntries {
 export const createEntries = (): MemoryEntries => ({
   entries: [],
   terms: new Map(),
+  termTable: new Int32Array(64).fill(-1),
   postings: [],
   df: [],
   bits: [],
@@ -152,6 +158,26 @@ function numberOf<K>(numbers: Map<K, number>, key: K): number {
     numbers.set(key, n);
   }
   return n;
+}
+
+/** Adds a newly numbered term to the entries' table, doubled first when it would be more than half full. */
+function tableTerm(s: MemoryEntries, hash: number, n: number): void {
+  if (s.terms.size * 4 > s.termTable.length) {
+    const old = s.termTable;
+    s.termTable = new Int32Array(old.length * 2).fill(-1);
+    for (let i = 0; i < old.length; i += 2)
+      if (old[i] !== -1) putTerm(s.termTable, old[i] as number, old[i + 1] as number);
+  }
+  putTerm(s.termTable, hash, n);
+}
+
+/** Puts a term's hash and number in the first free slot from its hash's. */
+function putTerm(table: Int32Array, hash: number, n: number): void {
+  const mask = (table.length >> 1) - 1;
+  let i = hash & mask;
+  while (table[2 * i] !== -1) i = (i + 1) & mask;
+  table[2 * i] = hash;
+  table[2 * i + 1] = n;
 }
 
 /** Sets bit `id` of a bitset, grown (to twice the size needed) when it is too short; returns the bitset. */
@@ -214,6 +240,7 @@ function add(s: MemoryEntries, entry: Entry, page: number, order: number): numbe
     const n = numberOf(s.terms, entry.terms[k] as number);
     if (numbers) numbers[k] = n;
     if (n === s.postings.length) {
+      tableTerm(s, entry.terms[k] as number, n);
       s.postings.push([id]);
       s.df.push(1);
     } else {

@@ -4,6 +4,7 @@
 // requests that hold it.
 import { type MemoryEntries, setBit } from './memory-entries.ts';
 import { createLayout, type Layout, layOut } from './memory-layout.ts';
+import { termNumber } from './set-pairs.ts';
 
 /**
  * Past requests a search scores at most: its rarer terms find them, every other term adds to those found. 128 scored
@@ -95,7 +96,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
         plan = spare;
       }
     }
-    const { postings, df } = s;
+    const { postings, df, termTable } = s;
     if (mark.length < postings.length) mark = new Int32Array(postings.length * 2);
     if (order.length < terms.length)
       [order, termAt, numbers] = [
@@ -108,7 +109,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
       stamp = 1;
     }
     // The terms' numbers first, then their counts: each lookup waits on no other's.
-    for (let j = 0; j < terms.length; j++) numbers[j] = s.terms.get(terms[j] as number) ?? -1;
+    for (let j = 0; j < terms.length; j++) numbers[j] = termNumber(termTable, terms[j] as number);
     let q = 0;
     for (let j = 0; j < terms.length; j++) {
       const t = numbers[j] as number;

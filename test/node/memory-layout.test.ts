@@ -10,6 +10,7 @@ import {
 } from '../../src/learn/memory-entries.ts';
 import { createLayout, type Layout, layOut } from '../../src/learn/memory-layout.ts';
 import type { Remembered } from '../../src/learn/memory-pages.ts';
+import { termNumber } from '../../src/learn/set-pairs.ts';
 
 /** Each term's ids as a layout holds them, by hashed term, and the factors of the live entries. */
 function held(l: Layout, s: MemoryEntries): { terms: Map<number, number[]>; factors: number[] } {
@@ -61,6 +62,9 @@ describe("the memory's postings followed load by load", () => {
         pages.delete(Math.min(...pages.keys()));
         retainPages(s, new Set(pages.keys()));
       } else continue;
+      // The table a search looks its terms up in numbers them as the map does, and knows no other.
+      for (const [hash, t] of s.terms) expect(termNumber(s.termTable, hash)).toBe(t);
+      expect(termNumber(s.termTable, 1000 + step)).toBe(-1);
       const live = s.entries.length - s.dead;
       if (live === 0) continue;
       const before = followed;
