@@ -45,7 +45,8 @@ export interface MemoryEntries {
   terms: Map<number, number>;
   /**
    * The same numbers in an open-addressing table (hash, number pairs, -1 where empty, at most half full) for a
-   * search's lookups (`termNumber` in set-pairs.ts): one typed array read where the map's lookup missed the cache.
+   * search's lookups (`termNumber`; the sets' pairs are numbered alike): one typed array read where the map's lookup
+   * missed the cache.
    */
   termTable: Int32Array;
   /** Per term number, the ids of the entries that hold it (dead ids too, until the next compaction). */
@@ -169,6 +170,16 @@ function tableTerm(s: MemoryEntries, hash: number, n: number): void {
       if (old[i] !== -1) putTerm(s.termTable, old[i] as number, old[i + 1] as number);
   }
   putTerm(s.termTable, hash, n);
+}
+
+/** A hashed term's number in an entries' table (`termTable`), or -1 when the memory holds it not. */
+export function termNumber(table: Int32Array, hash: number): number {
+  const mask = (table.length >> 1) - 1;
+  for (let i = hash & mask; ; i = (i + 1) & mask) {
+    const at = table[2 * i] as number;
+    if (at === hash) return table[2 * i + 1] as number;
+    if (at === -1) return -1;
+  }
 }
 
 /** Puts a term's hash and number in the first free slot from its hash's. */

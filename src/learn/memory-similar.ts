@@ -2,9 +2,8 @@
 // knows, as the ranker scores tools. The rarer terms find the candidates; a common term only adds to them, read
 // through each request's place among the candidates or, for a term far commoner than the candidates, a bitset of the
 // requests that hold it.
-import { type MemoryEntries, setBit } from './memory-entries.ts';
+import { type MemoryEntries, setBit, termNumber } from './memory-entries.ts';
 import { createLayout, type Layout, layOut } from './memory-layout.ts';
-import { termNumber } from './set-pairs.ts';
 
 /**
  * Past requests a search scores at most: its rarer terms find them, every other term adds to those found. 128 scored

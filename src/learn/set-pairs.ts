@@ -45,15 +45,6 @@ export interface SetPairs {
   eventsAt: number;
   /** Per term number, the sets holding it. */
   count: Int32Array;
-  /**
-   * The term number of each hashed term some set holds: open addressing, slots of (hash, number), hash -1 when empty.
-   * It may also hold terms no set holds any more (their count is 0, which a search reads as not held): a load adds the
-   * new pairs' terms to it, and it is built anew only when the entries are numbered anew or it fills.
-   */
-  numbers: Int32Array;
-  /** Terms in `numbers`; and the pairs made since the last build, whose terms it may lack. */
-  numbered: number;
-  readonly made: number[];
   /** The load the arrays by term are as of, and the entries' numbering the pairs' terms are in (from 0, as new entries start). */
   builtAt: number;
   numbering: number;
@@ -92,9 +83,6 @@ export const createSetPairs = (): SetPairs => ({
   touched: [],
   eventsAt: 0,
   count: new Int32Array(0),
-  numbers: new Int32Array(2).fill(-1),
-  numbered: 0,
-  made: [],
   builtAt: -1,
   numbering: 0,
 });
@@ -128,7 +116,6 @@ export function newPair(p: SetPairs, set: number, hash: number, term: number): n
   p.term[n] = term;
   p.held[n] = 0;
   p.pending[n] = 0;
-  p.made.push(n);
   return n;
 }
 
@@ -171,10 +158,6 @@ export function buildPairs(p: SetPairs, s: MemoryEntries): void {
   if (p.builtAt === s.loads) return;
   const renumbered = p.numbering !== s.numbering;
   if (renumbered || p.builtAt < 0 || !follow(p, s)) layAfresh(p, s, renumbered);
-  // The table as it was plus the new pairs' terms, while the numbers hold and it stays at most half full.
-  if (renumbered || (p.numbered + p.made.length) * 2 > p.numbers.length / 2) numberTable(p);
-  else for (const n of p.made) if ((p.held[n] as number) > 0) numberOne(p, n);
-  p.made.length = 0;
   p.touched.length = 0;
   p.eventsAt = p.events.length;
   p.builtAt = s.loads;
@@ -310,44 +293,6 @@ function putLast(p: SetPairs, t: number, n: number): void {
   p.pairAt[at] = n;
   p.slot[n] = at;
   end[t] = at + 1;
-}
-
-/** Puts pair `n`'s term in the table (a power of 2 in size, kept at most half full). */
-function numberOne(p: SetPairs, n: number): void {
-  const table = p.numbers;
-  const mask = (table.length >> 1) - 1;
-  const hash = p.hash[n] as number;
-  let i = hash & mask;
-  while (table[2 * i] !== -1 && table[2 * i] !== hash) i = (i + 1) & mask;
-  if (table[2 * i] === -1) p.numbered++;
-  table[2 * i] = hash;
-  table[2 * i + 1] = p.term[n] as number;
-}
-
-/**
- * The table of term numbers by hash, of the terms the held pairs hold, built anew (room for twice as many again): a
- * search finds its terms' numbers in one array rather than in the memory's map of every term (a term no set holds is
- * in neither's count).
- */
-function numberTable(p: SetPairs): void {
-  const { events, count } = p;
-  let held = 0;
-  for (let t = 0; t < count.length; t++) if ((count[t] as number) > 0) held++;
-  let size = 2;
-  while (size < held * 4) size *= 2;
-  p.numbers = new Int32Array(size * 2).fill(-1);
-  p.numbered = 0;
-  for (const n of events) if (p.laid[n] === 1) numberOne(p, n);
-}
-
-/** A hashed term's number in the table, or -1 when no set holds it. */
-export function termNumber(table: Int32Array, hash: number): number {
-  const mask = (table.length >> 1) - 1;
-  for (let i = hash & mask; ; i = (i + 1) & mask) {
-    const at = table[2 * i] as number;
-    if (at === hash) return table[2 * i + 1] as number;
-    if (at === -1) return -1;
-  }
 }
 
 /** Moves pair `n` to the end of its term's sets in the arrays by term, as if it had just begun to be held. */

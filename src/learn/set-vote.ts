@@ -3,9 +3,9 @@
 // enough sessions, the nearest first, so a request that needs two or three tools gets them all at once; as loudly as
 // the sets' own record (their requests judged without their own sessions) says they are right.
 import { keepFirst } from './first-few.ts';
-import { changedEnough, type Entry, type MemoryEntries } from './memory-entries.ts';
+import { changedEnough, type Entry, type MemoryEntries, termNumber } from './memory-entries.ts';
 import { sampleRank } from './memory-vote.ts';
-import { buildPairs, termNumber } from './set-pairs.ts';
+import { buildPairs } from './set-pairs.ts';
 import { createSetProfiles, profileHooks, type SetProfile, type SetProfiles, withoutSession } from './set-profiles.ts';
 
 /** How the sets' vote is gated. */
@@ -91,7 +91,9 @@ export function nearestSets(
   terms: readonly number[],
   many: number,
 ): { set: SetProfile; cos: number }[] {
-  const { begin, end: ends, ids, sessions, count, numbers } = p.pairs;
+  const { begin, end: ends, ids, sessions, count } = p.pairs;
+  // The pairs' terms are numbered as the memory's entries number them: the memory's table of numbers serves both.
+  const numbers = s.termTable;
   const { sizes, live } = p;
   if (termScratch.kept.length < terms.length) termScratch = newTermScratch(terms.length * 2);
   if (found.length < p.byId.length) found = new Int32Array(p.byId.length * 2);

@@ -7,10 +7,10 @@ import {
   loadPage,
   type MemoryEntries,
   retainPages,
+  termNumber,
 } from '../../src/learn/memory-entries.ts';
 import { createLayout, type Layout, layOut } from '../../src/learn/memory-layout.ts';
 import type { Remembered } from '../../src/learn/memory-pages.ts';
-import { termNumber } from '../../src/learn/set-pairs.ts';
 
 /** Each term's ids as a layout holds them, by hashed term, and the factors of the live entries. */
 function held(l: Layout, s: MemoryEntries): { terms: Map<number, number[]>; factors: number[] } {
