@@ -107,7 +107,7 @@ export function createLearnedRank(
     heard: Heard,
   ): RankResult | Promise<RankResult> {
     const learned = takeValues(catalogue.tools.length);
-    let kept = false;
+    let waits = false;
     try {
       learnedValues(catalogue, read, heard, learned);
       const { value, ids } = learned;
@@ -136,11 +136,11 @@ export function createLearnedRank(
       };
       const ranked = base(depth, members);
       if (!(ranked instanceof Promise)) return reordered(ranked);
-      // Read after the wait: the values are not given back (another search may take them meanwhile).
-      kept = true;
-      return ranked.then(reordered);
+      // Read after the wait: the values are given back once reordered, not before.
+      waits = true;
+      return ranked.then(reordered).finally(() => giveBack(learned));
     } finally {
-      if (!kept) giveBack(learned);
+      if (!waits) giveBack(learned);
     }
   }
 

@@ -1,5 +1,6 @@
 // The ranker hook (SPEC section 10): a host embedding model fused with the built-in ranking.
 import {
+  createMemoryStore,
   createToolSearch,
   type SearchErrorResult,
   type SearchResult,
@@ -10,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { PREFILTER_MARGIN, sparseBounds, sparseColumns } from '../../src/semantic/prefilter.ts';
 import { quantizedBounds, quantizedRows } from '../../src/semantic/quantized.ts';
 import { catalogue, names, recordingLogger } from './fixtures.ts';
+import { asked, taught, turn } from './learn-share-fixtures.ts';
 
 const ok = (result: SearchResult | SearchErrorResult): SearchResult => {
   if ('error' in result) throw new Error(result.error);
@@ -583,5 +585,28 @@ describe('the first pass of the floor search over a sparse model', () => {
       expect(close.found).toBe(6);
       expect(new Set(names(close.tools))).toEqual(new Set(over.slice(20)));
     }
+  });
+});
+
+describe('the ranker hook with learning on', () => {
+  it('is reordered by what learning learned, and searches in flight at once answer as one at a time', async () => {
+    // The semantic ranking waits on the embedder, so the learned values wait with it.
+    const tools = [...catalogue];
+    const semantic = { embed: countingEmbed().embed };
+    const learning = createToolSearch({ ...quiet(), semantic, learn: true, store: createMemoryStore() });
+    const plain = createToolSearch({ ...quiet(), semantic });
+    for (const [i, [query, called]] of taught.entries())
+      await learning.prepare({ sessionId: `taught-${i}`, tools, messages: turn(query, called) });
+    await learning.flush();
+    const first = async (layer: typeof plain, query: string) =>
+      names(ok(await layer.search({ sessionId: 'ask', tools }, { query })).tools)[0];
+    const alone: (string | undefined)[] = [];
+    for (const query of asked) alone.push(await first(learning, query));
+    // The third request's sessions used both tools of one set: either may come first.
+    expect(alone.slice(0, 2)).toEqual(['get_forecast', 'write_file']);
+    expect(['create_event', 'send_email']).toContain(alone[2]);
+    expect(await Promise.all(asked.map((query) => first(plain, query)))).not.toEqual(alone);
+    for (let round = 0; round < 3; round++)
+      expect(await Promise.all(asked.map((query) => first(learning, query)))).toEqual(alone);
   });
 });
