@@ -77,12 +77,13 @@ export function rankTools(index: ToolIndex, query: string, options: RankOptions 
   const { candidates, rank, evidence, keywords, whole, spare } = first;
   const { rerankTop } = PARAMS;
   // The same best candidates are reordered whatever the page, so paging stays stable.
-  const head = headOf(candidates, rank, rerankTop);
-  const { ids: ordered, scores } = rerank(ix, evidence, head, rank, TIER);
+  const leading = top(candidates, rank, rerankTop);
+  const { ids: ordered, scores } = rerank(ix, evidence, headOf(leading, rank), rank, TIER);
+  // Below the head the first stage's order stands: the best it already found serve a page that fits in them.
   const ids =
     take <= ordered.length
       ? ordered.slice(0, take)
-      : [...ordered, ...top(candidates, rank, take).slice(ordered.length)];
+      : [...ordered, ...(take <= rerankTop ? leading : top(candidates, rank, take)).slice(ordered.length, take)];
   giveRanks(ix, rank, candidates);
   const scored = scores.slice(0, take);
   const best = ids[0];
@@ -106,16 +107,16 @@ export function rankFeatures(
   const ix = index as BuiltIndex;
   const first = firstStage(ix, query, () => true, depth);
   if (!('rank' in first)) return { ids: first.ids.slice(), features: new Float32Array(0) };
-  const ids = headOf(first.candidates, first.rank, depth);
-  const rest = top(first.candidates, first.rank, depth).slice(ids.length);
+  const best = top(first.candidates, first.rank, depth);
+  const ids = headOf(best, first.rank);
+  const rest = best.slice(ids.length);
   const features = candidateFeatures(ix, first.evidence, ids, first.rank, TIER, groups);
   giveRanks(ix, first.rank, first.candidates);
   return { ids: [...ids, ...rest], features };
 }
 
-/** The best candidates that matched a term (substring-only hits take no part in the second stage). */
-function headOf(candidates: number[], rank: Float64Array, depth: number): number[] {
-  const head = top(candidates, rank, depth);
+/** The best candidates (`head`, best first) that matched a term (substring-only hits take no part in the second stage). */
+function headOf(head: readonly number[], rank: Float64Array): number[] {
   let end = 0;
   while (end < head.length && (rank[head[end] as number] as number) >= TIER) end++;
   return head.slice(0, end);
