@@ -54,7 +54,11 @@ for (const [t, tree] of trees.entries()) {
   const entry = flag('--dist') ? `${tree}/dist/index.js` : `${tree}/src/index.ts`;
   const lib = (await import(pathToFileURL(resolve(entry)).href)) as typeof Library;
   const name = trees.length === 1 ? '' : 'AB'[t];
-  layers.set(`off${name}`, lib.createToolSearch({ logger: quiet }));
+  // The same store as the learning layer's (it keeps the fed sessions): the two differ by learning alone.
+  layers.set(
+    `off${name}`,
+    lib.createToolSearch({ logger: quiet, store: lib.createMemoryStore({ maxSessions: 100_000 }) }),
+  );
   const on = lib.createToolSearch({
     logger: quiet,
     learn: true,

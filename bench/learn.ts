@@ -53,7 +53,8 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
   const fed = queries.slice(0, half);
   const fresh = queries.slice(half);
   const quiet = { warn() {} };
-  const off = createToolSearch({ logger: quiet });
+  // The same store for both (the learning layer's keeps the fed sessions): the two differ by learning alone.
+  const off = createToolSearch({ logger: quiet, store: createMemoryStore({ maxSessions: 100_000 }) });
   const on = createToolSearch({ logger: quiet, learn: true, store: createMemoryStore({ maxSessions: 100_000 }) });
   for (const [i, q] of fed.entries())
     await on.prepare({ sessionId: `feed-${i}`, tools, messages: history(q.query, q.relevant) });
