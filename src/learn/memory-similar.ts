@@ -2,7 +2,7 @@
 // knows, as the ranker scores tools. The rarer terms find the candidates; a common term only adds to them, read
 // through each request's place among the candidates or, for a term far commoner than the candidates, a bitset of the
 // requests that hold it.
-import { type MemoryEntries, setBit, termNumber } from './memory-entries.ts';
+import { type MemoryEntries, queryNumbers, setBit } from './memory-entries.ts';
 import { createLayout, type Layout, layOut } from './memory-layout.ts';
 
 /**
@@ -68,11 +68,8 @@ const scratchFor = (size: number) => ({
 /** Creates the similarity over a memory index's entries (its scratch arrays, by entry id, by candidate and by term, kept between queries and grown with the memory). */
 export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip: number | undefined) => Similar {
   let scratch = scratchFor(0);
-  let mark = new Int32Array(0);
-  let stamp = 0;
   let order = new Float64Array(0);
   let termAt = new Int32Array(0);
-  let numbers = new Int32Array(0);
   const plans = new WeakMap<readonly number[], Plan>();
   const asked: (readonly number[] | undefined)[] = new Array(ASKED).fill(undefined);
   let spare = planFor(32);
@@ -101,25 +98,13 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
         plan = spare;
       }
     }
-    const { postings, df, termTable } = s;
-    if (mark.length < postings.length) mark = new Int32Array(postings.length * 2);
-    if (order.length < terms.length)
-      [order, termAt, numbers] = [
-        new Float64Array(terms.length),
-        new Int32Array(terms.length),
-        new Int32Array(terms.length),
-      ];
-    if (++stamp === 0x7fffffff) {
-      mark.fill(0);
-      stamp = 1;
-    }
-    // The terms' numbers first, then their counts: each lookup waits on no other's.
-    for (let j = 0; j < terms.length; j++) numbers[j] = termNumber(termTable, terms[j] as number);
+    const { df } = s;
+    if (order.length < terms.length) [order, termAt] = [new Float64Array(terms.length), new Int32Array(terms.length)];
+    // The terms' numbers first (the sets' vote reads them too), then their counts: each lookup waits on no other's.
+    const { numbers, count: distinct } = queryNumbers(s, terms);
     let q = 0;
-    for (let j = 0; j < terms.length; j++) {
+    for (let j = 0; j < distinct; j++) {
       const t = numbers[j] as number;
-      if (t < 0 || mark[t] === stamp) continue;
-      mark[t] = stamp;
       const n = df[t] as number;
       if (n === 0) continue;
       // df and place in one exact number, so a plain numeric sort orders them (below 2^53 for any memory).
