@@ -55,13 +55,20 @@ const planFor = (size: number): Plan => ({
 const ASKED = 2048;
 
 /**
- * Scratch, zeroed after each query: by entry id its candidate's place plus one (0 for none), and by candidate its id,
- * its score (at its place plus one: place 0 takes what non-candidates would add, and is never read) and similarity.
+ * Places in the scores that take what non-candidates would add, in turn by posting: a common term's list adds to
+ * them more often than to any candidate, and each add to one place waits on the one before it (its store, then the
+ * sum), where adds to eight places in turn overlap. Never read.
+ */
+const SPREAD = 8;
+
+/**
+ * Scratch, zeroed after each query: by entry id its candidate's place plus SPREAD (0 for none), and by candidate its
+ * id, its score (at its place plus SPREAD) and similarity.
  */
 const scratchFor = (size: number) => ({
   slot: new Int32Array(size),
   found: new Int32Array(size),
-  score: new Float64Array(size + 1),
+  score: new Float64Array(size + SPREAD),
   sims: new Float64Array(size),
 });
 
@@ -185,34 +192,37 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
           let k = slot[id] as number;
           if (k === 0) {
             found[count] = id;
-            k = ++count;
+            k = count++ + SPREAD;
             slot[id] = k;
           }
           score[k] = (score[k] as number) + w;
         }
-      // A common term's long list mostly holds requests that are not candidates: their place 0 takes what they would
-      // add (no branch: which requests are candidates follows no pattern a branch predicts), and a list much longer
-      // than the candidates gives way to testing each candidate against its bitset (w times 1 is w exactly).
+      // A common term's long list mostly holds requests that are not candidates: the places below SPREAD take what
+      // they would add, in turn (no branch: which requests are candidates follows no pattern a branch predicts), and a
+      // list much longer than the candidates gives way to testing each candidate against its bitset (w times 1 is w
+      // exactly).
       else if (to - from <= 2 * count || s.repeats > 0)
         for (let i = from; i < to; i++) {
           const k = slot[ids[i] as number] as number;
-          score[k] = (score[k] as number) + w;
+          // k, or for a non-candidate (k 0: k - 1 is negative) i's place below SPREAD.
+          const at = k | (((k - 1) >> 31) & i & (SPREAD - 1));
+          score[at] = (score[at] as number) + w;
         }
       else {
         const bits = bitsOf(read[3 * j] as number);
         for (let k = 0; k < count; k++) {
           const id = found[k] as number;
-          score[k + 1] = (score[k + 1] as number) + w * (((bits[id >>> 5] as number) >>> (id & 31)) & 1);
+          score[k + SPREAD] = (score[k + SPREAD] as number) + w * (((bits[id >>> 5] as number) >>> (id & 31)) & 1);
         }
       }
     }
     const { most } = plan;
     let nearest = Number.NEGATIVE_INFINITY;
-    score[0] = 0;
+    score.fill(0, 0, SPREAD);
     for (let k = 0; k < count; k++) {
       const id = found[k] as number;
-      let sim = Math.min(1, ((score[k + 1] as number) * (factor[id] as number)) / most);
-      score[k + 1] = 0;
+      let sim = Math.min(1, ((score[k + SPREAD] as number) * (factor[id] as number)) / most);
+      score[k + SPREAD] = 0;
       slot[id] = 0;
       if (skip !== undefined && s.sessions[id] === skip) sim = -1;
       sims[k] = sim;
