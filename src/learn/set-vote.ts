@@ -63,10 +63,10 @@ let found = new Int32Array(0);
 function normOf(p: SetProfiles, id: number, at: number): number {
   if (p.normsAt[id] === at) return p.norms[id] as number;
   const set = p.byId[id] as SetProfile;
-  const { sessions, slot, term, count } = p.pairs;
+  const { cells, slot, term, count } = p.pairs;
   let sum = 0;
   for (const n of set.pairs.values()) {
-    const held = sessions[slot[n] as number] as number;
+    const held = cells[2 * (slot[n] as number) + 1] as number;
     // Taken out with a session while the sets are judged.
     if (held === 0) continue;
     sum += (Math.log(1 + p.live / (count[term[n] as number] as number)) * held) ** 2;
@@ -89,7 +89,7 @@ export function nearestSets(
   terms: readonly number[],
   many: number,
 ): { set: SetProfile; cos: number }[] {
-  const { begin, end: ends, ids, sessions, count } = p.pairs;
+  const { begin, end: ends, cells, count } = p.pairs;
   const { sizes, live } = p;
   if (termScratch.keys.length < terms.length) termScratch = newTermScratch(terms.length * 2);
   if (found.length < p.byId.length) found = new Int32Array(p.byId.length * 2);
@@ -130,22 +130,22 @@ export function nearestSets(
     const end = ends[t] as number;
     // Over the set's sessions now: taking a session out to judge the sets changes it.
     if (n < CANDIDATES)
-      for (let i = begin[t] as number; i < end; i++) {
-        const held = sessions[i] as number;
+      for (let i = 2 * (begin[t] as number); i < 2 * end; i += 2) {
+        const held = cells[i + 1] as number;
         // A set whose session is taken out to judge the sets may hold the term no more.
         if (held === 0) continue;
-        const id = ids[i] as number;
+        const id = cells[i] as number;
         const was = dots[id] as number;
         if (was === 0) sets[n++] = id;
         dots[id] = was + weight * held;
       }
     // Full: the term only adds to the sets found (a held 0 adds 0), in a loop of its own.
     else
-      for (let i = begin[t] as number; i < end; i++) {
-        const id = ids[i] as number;
+      for (let i = 2 * (begin[t] as number); i < 2 * end; i += 2) {
+        const id = cells[i] as number;
         const was = dots[id] as number;
         if (was === 0) continue;
-        dots[id] = was + weight * (sessions[i] as number);
+        dots[id] = was + weight * (cells[i + 1] as number);
       }
   }
   const best: { set: SetProfile; cos: number }[] = [];
