@@ -101,6 +101,8 @@ export interface MemoryEntries {
   numbering: number;
   /** Told of every entry made live or killed, except by a compaction (which changes numbers, not what is live). */
   hooks: EntryHooks | undefined;
+  /** The last query's terms numbered (`queryNumbers`), made at its first search. */
+  numbered: QueryNumbers | undefined;
 }
 
 /** Creates the entries of an empty memory index. */
@@ -134,6 +136,7 @@ export const createEntries = (): MemoryEntries => ({
   totalLength: 0,
   numbering: 0,
   hooks: undefined,
+  numbered: undefined,
 });
 
 function kill(s: MemoryEntries, id: number, dropped: boolean): void {
@@ -180,6 +183,65 @@ export function termNumber(table: Int32Array, hash: number): number {
     if (at === hash) return table[2 * i + 1] as number;
     if (at === -1) return -1;
   }
+}
+
+/**
+ * A query's distinct terms the entries number, in the order first met: their numbers and hashes, the first `count`;
+ * for the terms array `terms`, as of a load and a numbering. The memory's vote and the sets' both read a query's terms
+ * by these numbers: the second in a search finds them made (the same array, no load between).
+ */
+export interface QueryNumbers {
+  terms: readonly number[] | undefined;
+  at: number;
+  numbering: number;
+  count: number;
+  numbers: Int32Array;
+  hashes: Int32Array;
+}
+
+// By term number, whether it was met in the query being numbered (its stamp): scratch, as queries are numbered one at
+// a time.
+let met = new Int32Array(0);
+let stamp = 0;
+
+/** The distinct terms of `terms` the entries number (QueryNumbers): valid until the next call. */
+export function queryNumbers(s: MemoryEntries, terms: readonly number[]): QueryNumbers {
+  let q = s.numbered;
+  if (q?.terms === terms && q.at === s.loads && q.numbering === s.numbering) return q;
+  if (!q || q.numbers.length < terms.length) {
+    const size = Math.max(64, terms.length * 2);
+    q = {
+      terms: undefined,
+      at: -1,
+      numbering: -1,
+      count: 0,
+      numbers: new Int32Array(size),
+      hashes: new Int32Array(size),
+    };
+    s.numbered = q;
+  }
+  if (met.length < s.postings.length) met = new Int32Array(s.postings.length * 2);
+  if (++stamp === 0x7fffffff) {
+    met.fill(0);
+    stamp = 1;
+  }
+  const { numbers, hashes } = q;
+  const { termTable } = s;
+  // The numbers first, then which are new: each lookup waits on no other's.
+  for (let j = 0; j < terms.length; j++) numbers[j] = termNumber(termTable, terms[j] as number);
+  let count = 0;
+  for (let j = 0; j < terms.length; j++) {
+    const t = numbers[j] as number;
+    if (t < 0 || met[t] === stamp) continue;
+    met[t] = stamp;
+    numbers[count] = t;
+    hashes[count++] = terms[j] as number;
+  }
+  q.terms = terms;
+  q.at = s.loads;
+  q.numbering = s.numbering;
+  q.count = count;
+  return q;
 }
 
 /** Puts a term's hash and number in the first free slot from its hash's. */

@@ -2,7 +2,7 @@
 // knows, as the ranker scores tools. The rarer terms find the candidates; a common term only adds to them, read
 // through each request's place among the candidates or, for a term far commoner than the candidates, a bitset of the
 // requests that hold it.
-import { type MemoryEntries, setBit, termNumber } from './memory-entries.ts';
+import { type MemoryEntries, queryNumbers, setBit } from './memory-entries.ts';
 import { createLayout, type Layout, layOut } from './memory-layout.ts';
 
 /**
@@ -44,33 +44,41 @@ const planFor = (size: number): Plan => ({
 });
 
 /**
- * Queries remembered as asked, by a fingerprint of their terms in one of two slots it picks: a query's plan is kept
- * from its second ask. A new query's plan is made in scratch arrays: most requests come once, and a plan kept for
- * each would cost two arrays and a WeakMap entry. (A fingerprint that collides only keeps a plan sooner.)
+ * Queries remembered as asked, by their terms array in one of two slots a fingerprint of its terms picks: a query's
+ * plan is kept from its second ask. A new query's plan is made in scratch arrays: most requests come once, and a plan
+ * kept for each would cost two arrays and a WeakMap entry. Only the same array asked again counts as asked twice (the
+ * learner gives the same array for the same query text while it keeps the query): a plan is found by its array, so
+ * one kept for another array with the same terms (the same words sent again with other spacing) was never read, and
+ * cost a search about 3 us every second ask. About as many slots as the learner keeps queries: an array it dropped
+ * cannot come back.
  */
-const ASKED = 4096;
+const ASKED = 2048;
 
 /**
- * Scratch, zeroed after each query: by entry id its candidate's place plus one (0 for none), and by candidate its id,
- * its score (at its place plus one: place 0 takes what non-candidates would add, and is never read) and similarity.
+ * Places in the scores that take what non-candidates would add, in turn by posting: a common term's list adds to
+ * them more often than to any candidate, and each add to one place waits on the one before it (its store, then the
+ * sum), where adds to eight places in turn overlap. Never read.
+ */
+const SPREAD = 8;
+
+/**
+ * Scratch, zeroed after each query: by entry id its candidate's place plus SPREAD (0 for none), and by candidate its
+ * id, its score (at its place plus SPREAD) and similarity.
  */
 const scratchFor = (size: number) => ({
   slot: new Int32Array(size),
   found: new Int32Array(size),
-  score: new Float64Array(size + 1),
+  score: new Float64Array(size + SPREAD),
   sims: new Float64Array(size),
 });
 
 /** Creates the similarity over a memory index's entries (its scratch arrays, by entry id, by candidate and by term, kept between queries and grown with the memory). */
 export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip: number | undefined) => Similar {
   let scratch = scratchFor(0);
-  let mark = new Int32Array(0);
-  let stamp = 0;
   let order = new Float64Array(0);
   let termAt = new Int32Array(0);
-  let numbers = new Int32Array(0);
   const plans = new WeakMap<readonly number[], Plan>();
-  const asked = new Int32Array(ASKED);
+  const asked: (readonly number[] | undefined)[] = new Array(ASKED).fill(undefined);
   let spare = planFor(32);
   // The postings laid out by term, as of the last load a search saw.
   let laid = createLayout();
@@ -88,35 +96,22 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
       let print = terms.length;
       for (const term of terms) print = Math.imul(print ^ term, 0x9e3779b1);
       // Two slots a query may take: two queries rarely share both (asked in turn, they would evict each other).
-      const key = print | 1;
       const a = (print >>> 20) & (ASKED - 1);
       const b = (print >>> 8) & (ASKED - 1);
-      if (asked[a] === key) asked[a] = 0;
-      else if (asked[b] === key) asked[b] = 0;
+      if (asked[a] === terms) asked[a] = undefined;
+      else if (asked[b] === terms) asked[b] = undefined;
       else {
-        asked[asked[a] === 0 ? a : b] = key;
+        asked[asked[a] === undefined ? a : b] = terms;
         plan = spare;
       }
     }
-    const { postings, df, termTable } = s;
-    if (mark.length < postings.length) mark = new Int32Array(postings.length * 2);
-    if (order.length < terms.length)
-      [order, termAt, numbers] = [
-        new Float64Array(terms.length),
-        new Int32Array(terms.length),
-        new Int32Array(terms.length),
-      ];
-    if (++stamp === 0x7fffffff) {
-      mark.fill(0);
-      stamp = 1;
-    }
-    // The terms' numbers first, then their counts: each lookup waits on no other's.
-    for (let j = 0; j < terms.length; j++) numbers[j] = termNumber(termTable, terms[j] as number);
+    const { df } = s;
+    if (order.length < terms.length) [order, termAt] = [new Float64Array(terms.length), new Int32Array(terms.length)];
+    // The terms' numbers first (the sets' vote reads them too), then their counts: each lookup waits on no other's.
+    const { numbers, count: distinct } = queryNumbers(s, terms);
     let q = 0;
-    for (let j = 0; j < terms.length; j++) {
+    for (let j = 0; j < distinct; j++) {
       const t = numbers[j] as number;
-      if (t < 0 || mark[t] === stamp) continue;
-      mark[t] = stamp;
       const n = df[t] as number;
       if (n === 0) continue;
       // df and place in one exact number, so a plain numeric sort orders them (below 2^53 for any memory).
@@ -197,34 +192,38 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
           let k = slot[id] as number;
           if (k === 0) {
             found[count] = id;
-            k = ++count;
+            k = count++ + SPREAD;
             slot[id] = k;
           }
           score[k] = (score[k] as number) + w;
         }
-      // A common term's long list mostly holds requests that are not candidates: their place 0 takes what they would
-      // add (no branch: which requests are candidates follows no pattern a branch predicts), and a list much longer
-      // than the candidates gives way to testing each candidate against its bitset (w times 1 is w exactly).
+      // A common term's long list mostly holds requests that are not candidates: the places below SPREAD take what
+      // they would add, in turn (no branch: which requests are candidates follows no pattern a branch predicts), and a
+      // list much longer than the candidates gives way to testing each candidate against its bitset (w times 1 is w
+      // exactly).
       else if (to - from <= 2 * count || s.repeats > 0)
         for (let i = from; i < to; i++) {
           const k = slot[ids[i] as number] as number;
-          score[k] = (score[k] as number) + w;
+          // k, or for a non-candidate (k 0: k - 1 is negative) i's place below SPREAD.
+          const at = k | (((k - 1) >> 31) & i & (SPREAD - 1));
+          score[at] = (score[at] as number) + w;
         }
       else {
         const bits = bitsOf(read[3 * j] as number);
         for (let k = 0; k < count; k++) {
           const id = found[k] as number;
-          score[k + 1] = (score[k + 1] as number) + w * (((bits[id >>> 5] as number) >>> (id & 31)) & 1);
+          score[k + SPREAD] = (score[k + SPREAD] as number) + w * (((bits[id >>> 5] as number) >>> (id & 31)) & 1);
         }
       }
     }
     const { most } = plan;
     let nearest = Number.NEGATIVE_INFINITY;
-    score[0] = 0;
+    // By hand: a call to fill costs more than eight stores.
+    for (let i = 0; i < SPREAD; i++) score[i] = 0;
     for (let k = 0; k < count; k++) {
       const id = found[k] as number;
-      let sim = Math.min(1, ((score[k + 1] as number) * (factor[id] as number)) / most);
-      score[k + 1] = 0;
+      let sim = Math.min(1, ((score[k + SPREAD] as number) * (factor[id] as number)) / most);
+      score[k + SPREAD] = 0;
       slot[id] = 0;
       if (skip !== undefined && s.sessions[id] === skip) sim = -1;
       sims[k] = sim;

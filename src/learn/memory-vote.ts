@@ -78,12 +78,16 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
       if (sim > ceiling || (sim === ceiling && (better(near, k, after) || k - after) <= 0)) continue;
       if (picked === PICKS && (sim < floor || better(near, k, best[PICKS - 1] as number) >= 0)) continue;
       let i = picked < PICKS ? picked++ : PICKS - 1;
-      // Past every picked candidate that is less similar, or as similar with a larger key (as `better` orders them).
-      const key = keys[found[k] as number] as number;
+      // Past every picked candidate that is less similar, or as similar with a larger key (as `better` orders them):
+      // keys read only for a tie, as each is a miss in an array by entry id.
       for (; i > 0; i--) {
         const b = best[i - 1] as number;
         const bSim = sims[b] as number;
-        if (bSim > sim || (bSim === sim && (keys[found[b] as number] as number) <= key)) break;
+        if (
+          bSim > sim ||
+          (bSim === sim && (keys[found[b] as number] as number) <= (keys[found[k] as number] as number))
+        )
+          break;
         best[i] = b;
       }
       best[i] = k;

@@ -9,7 +9,7 @@ import type { MemoryEntries } from './memory-entries.ts';
 
 /** The pairs of every set and term, in arrays by pair number; and, as of one load, by term number. */
 export interface SetPairs {
-  /** Per pair: its sessions, its place in `events` (-1: free), its set's id, its term (hashed, and numbered as the entries number it), its slot in `ids`, whether it may come back before the load settles. */
+  /** Per pair: its sessions, its place in `events` (-1: free), its set's id, its term (hashed, and numbered as the entries number it), its slot in the arrays by term, whether it may come back before the load settles. */
   held: Int32Array;
   seq: Int32Array;
   set: Int32Array;
@@ -25,13 +25,14 @@ export interface SetPairs {
   readonly dropped: number[];
   /**
    * Per term number, its region's first slot, the slot after its pairs, and the region's length: its pairs from
-   * `begin[t]` to `end[t]`, by slot the sets' ids, their sessions holding it, the pair.
+   * `begin[t]` to `end[t]`; by slot i, the set's id at `cells[2 * i]` and its sessions holding the term at
+   * `cells[2 * i + 1]` (side by side: a search reads both of each, and one array is half the lines a short region
+   * touches), and the pair.
    */
   begin: Int32Array;
   end: Int32Array;
   room: Int32Array;
-  ids: Int32Array;
-  sessions: Int32Array;
+  cells: Int32Array;
   pairAt: Int32Array;
   /** The first slot past every region, and the slots left behind by regions moved to it. */
   tail: number;
@@ -72,8 +73,7 @@ export const createSetPairs = (): SetPairs => ({
   begin: new Int32Array(0),
   end: new Int32Array(0),
   room: new Int32Array(0),
-  ids: new Int32Array(0),
-  sessions: new Int32Array(0),
+  cells: new Int32Array(0),
   pairAt: new Int32Array(0),
   tail: 0,
   holes: 0,
@@ -196,8 +196,7 @@ function layAfresh(p: SetPairs, s: MemoryEntries, renumbered: boolean): void {
     begin,
     end,
     room,
-    ids: new Int32Array(tail),
-    sessions: new Int32Array(tail),
+    cells: new Int32Array(2 * tail),
     pairAt: new Int32Array(tail),
     tail,
     holes: 0,
@@ -221,7 +220,7 @@ function follow(p: SetPairs, s: MemoryEntries): boolean {
   if ((touched.length + events.length - p.eventsAt) * ROOM_SHARE > p.tail || events.length > 4 * p.tail) return false;
   for (const n of touched) {
     if (laid[n] !== 1) continue;
-    if ((held[n] as number) > 0 && seq[n] === laidSeq[n]) p.sessions[p.slot[n] as number] = held[n] as number;
+    if ((held[n] as number) > 0 && seq[n] === laidSeq[n]) p.cells[2 * (p.slot[n] as number) + 1] = held[n] as number;
     else {
       takeOut(p, laidTerm[n] as number, n);
       laid[n] = 0;
@@ -243,11 +242,10 @@ function follow(p: SetPairs, s: MemoryEntries): boolean {
 
 /** Takes pair `n` out of term `t`'s region, the later pairs moving up (they stay in order). */
 function takeOut(p: SetPairs, t: number, n: number): void {
-  const { ids, sessions, pairAt, slot } = p;
+  const { cells, pairAt, slot } = p;
   const last = (p.end[t] as number) - 1;
+  cells.copyWithin(2 * (slot[n] as number), 2 * (slot[n] as number) + 2, 2 * last + 2);
   for (let i = slot[n] as number; i < last; i++) {
-    ids[i] = ids[i + 1] as number;
-    sessions[i] = sessions[i + 1] as number;
     const moved = pairAt[i + 1] as number;
     pairAt[i] = moved;
     slot[moved] = i;
@@ -271,15 +269,12 @@ function putLast(p: SetPairs, t: number, n: number): void {
   if (end[t] === (begin[t] as number) + (room[t] as number)) {
     const length = (end[t] as number) - (begin[t] as number);
     const wanted = Math.max(4, 2 * (room[t] as number));
-    if (p.tail + wanted > p.ids.length) {
+    if (p.tail + wanted > p.pairAt.length) {
       const size = p.tail + wanted;
-      Object.assign(p, {
-        ids: grownTo(p.ids, size),
-        sessions: grownTo(p.sessions, size),
-        pairAt: grownTo(p.pairAt, size),
-      });
+      Object.assign(p, { cells: grownTo(p.cells, 2 * size), pairAt: grownTo(p.pairAt, size) });
     }
-    for (const a of [p.ids, p.sessions, p.pairAt]) a.copyWithin(p.tail, begin[t] as number, end[t] as number);
+    p.cells.copyWithin(2 * p.tail, 2 * (begin[t] as number), 2 * (end[t] as number));
+    p.pairAt.copyWithin(p.tail, begin[t] as number, end[t] as number);
     for (let i = 0; i < length; i++) p.slot[p.pairAt[p.tail + i] as number] = p.tail + i;
     p.holes += room[t] as number;
     begin[t] = p.tail;
@@ -288,8 +283,8 @@ function putLast(p: SetPairs, t: number, n: number): void {
     p.tail += wanted;
   }
   const at = end[t] as number;
-  p.ids[at] = p.set[n] as number;
-  p.sessions[at] = p.held[n] as number;
+  p.cells[2 * at] = p.set[n] as number;
+  p.cells[2 * at + 1] = p.held[n] as number;
   p.pairAt[at] = n;
   p.slot[n] = at;
   end[t] = at + 1;
@@ -297,20 +292,19 @@ function putLast(p: SetPairs, t: number, n: number): void {
 
 /** Moves pair `n` to the end of its term's sets in the arrays by term, as if it had just begun to be held. */
 export function backToEnd(p: SetPairs, n: number): void {
-  const { ids, sessions, pairAt, slot } = p;
+  const { cells, pairAt, slot } = p;
   const last = (p.end[p.term[n] as number] as number) - 1;
   const from = slot[n] as number;
-  const id = ids[from] as number;
-  const held = sessions[from] as number;
+  const id = cells[2 * from] as number;
+  const held = cells[2 * from + 1] as number;
+  cells.copyWithin(2 * from, 2 * from + 2, 2 * last + 2);
   for (let i = from; i < last; i++) {
-    ids[i] = ids[i + 1] as number;
-    sessions[i] = sessions[i + 1] as number;
     const moved = pairAt[i + 1] as number;
     pairAt[i] = moved;
     slot[moved] = i;
   }
-  ids[last] = id;
-  sessions[last] = held;
+  cells[2 * last] = id;
+  cells[2 * last + 1] = held;
   pairAt[last] = n;
   slot[n] = last;
   p.seq[n] = p.events.push(n) - 1;

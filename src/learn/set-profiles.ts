@@ -150,16 +150,16 @@ export function withoutSession<T>(p: SetProfiles, set: SetProfile, session: numb
   const requests = set.members.get(session);
   if (!requests) return judge();
   const { pairs } = p;
-  const { slot, term, sessions, count } = pairs;
+  const { slot, term, cells, count } = pairs;
   const taken: number[] = [];
   for (const request of requests)
     for (const hash of distinct(request.terms)) {
       const n = set.pairs.get(hash) as number;
       if (taken.includes(n)) continue;
       taken.push(n);
-      const at = slot[n] as number;
-      sessions[at] = (sessions[at] as number) - 1;
-      if (sessions[at] === 0) count[term[n] as number] = (count[term[n] as number] as number) - 1;
+      const at = 2 * (slot[n] as number) + 1;
+      cells[at] = (cells[at] as number) - 1;
+      if (cells[at] === 0) count[term[n] as number] = (count[term[n] as number] as number) - 1;
     }
   const size = p.sizes[set.id] as number;
   p.sizes[set.id] = size - 1;
@@ -172,9 +172,9 @@ export function withoutSession<T>(p: SetProfiles, set: SetProfile, session: numb
     if (size === 1) p.live++;
     p.normsAt[set.id] = -1;
     for (const n of taken) {
-      const at = slot[n] as number;
-      sessions[at] = (sessions[at] as number) + 1;
-      if (sessions[at] !== 1) continue;
+      const at = 2 * (slot[n] as number) + 1;
+      cells[at] = (cells[at] as number) + 1;
+      if (cells[at] !== 1) continue;
       count[term[n] as number] = (count[term[n] as number] as number) + 1;
       backToEnd(pairs, n);
       const hash = pairs.hash[n] as number;

@@ -3,7 +3,7 @@
 // enough sessions, the nearest first, so a request that needs two or three tools gets them all at once; as loudly as
 // the sets' own record (their requests judged without their own sessions) says they are right.
 import { keepFirst } from './first-few.ts';
-import { changedEnough, type Entry, type MemoryEntries, termNumber } from './memory-entries.ts';
+import { changedEnough, type Entry, type MemoryEntries, queryNumbers } from './memory-entries.ts';
 import { sampleRank } from './memory-vote.ts';
 import { buildPairs } from './set-pairs.ts';
 import { createSetProfiles, profileHooks, type SetProfile, type SetProfiles, withoutSession } from './set-profiles.ts';
@@ -51,12 +51,10 @@ export interface SetVotes {
 /** Scratch space for dot products by set id: zero between searches, which run one at a time (no await inside). */
 let scratch = new Float64Array(0);
 
-/** Scratch space for a query's terms (their numbers, hashes, IDFs and order) and for the ids of the sets found. */
+/** Scratch space for a query's terms (what orders them, and their numbers) and for the ids of the sets found. */
 const newTermScratch = (size: number) => ({
+  keys: new Float64Array(size),
   query: new Int32Array(size),
-  kept: new Int32Array(size),
-  idfs: new Float64Array(size),
-  order: new Int32Array(size),
 });
 let termScratch = newTermScratch(64);
 let found = new Int32Array(0);
@@ -65,10 +63,10 @@ let found = new Int32Array(0);
 function normOf(p: SetProfiles, id: number, at: number): number {
   if (p.normsAt[id] === at) return p.norms[id] as number;
   const set = p.byId[id] as SetProfile;
-  const { sessions, slot, term, count } = p.pairs;
+  const { cells, slot, term, count } = p.pairs;
   let sum = 0;
   for (const n of set.pairs.values()) {
-    const held = sessions[slot[n] as number] as number;
+    const held = cells[2 * (slot[n] as number) + 1] as number;
     // Taken out with a session while the sets are judged.
     if (held === 0) continue;
     sum += (Math.log(1 + p.live / (count[term[n] as number] as number)) * held) ** 2;
@@ -91,83 +89,63 @@ export function nearestSets(
   terms: readonly number[],
   many: number,
 ): { set: SetProfile; cos: number }[] {
-  const { begin, end: ends, ids, sessions, count } = p.pairs;
-  // The pairs' terms are numbered as the memory's entries number them: the memory's table of numbers serves both.
-  const numbers = s.termTable;
+  const { begin, end: ends, cells, count } = p.pairs;
   const { sizes, live } = p;
-  if (termScratch.kept.length < terms.length) termScratch = newTermScratch(terms.length * 2);
+  if (termScratch.keys.length < terms.length) termScratch = newTermScratch(terms.length * 2);
   if (found.length < p.byId.length) found = new Int32Array(p.byId.length * 2);
   if (scratch.length < p.byId.length) scratch = new Float64Array(p.byId.length * 2);
-  // Held in constants: the loops below call out (termNumber, normOf), after which a module variable would be read again.
-  const { query, kept, idfs, order } = termScratch;
+  // Held in constants: the loops below call out (normOf), after which a module variable would be read again.
+  const { keys, query } = termScratch;
   const sets = found;
   const dots = scratch;
-  // The query's terms some set holds, once each: per term, its number, its hash and its IDF. Each step for every term
-  // before the next (numbers, then counts): a term's lookups wait on none of another's.
-  let numbered = 0;
-  for (const term of terms) {
-    let j = 0;
-    while (j < numbered && kept[j] !== term) j++;
-    if (j < numbered) continue;
-    const t = termNumber(numbers, term);
-    if (t < 0) continue;
-    query[numbered] = t;
-    kept[numbered] = term;
-    numbered++;
-  }
+  // The query's distinct terms as the memory's entries number them (the pairs' terms are numbered alike; the memory's
+  // vote has just numbered them), those some set holds, each as one exact number that orders them: the rarest first
+  // (fewest sets: the largest IDF), ties by the smaller hash, so a total order (below 2^53 while fewer than 2^21 sets
+  // hold a term).
+  const { numbers, hashes, count: distinct } = queryNumbers(s, terms);
   let q = 0;
-  for (let k = 0; k < numbered; k++) {
-    const t = query[k] as number;
+  for (let k = 0; k < distinct; k++) {
+    const t = numbers[k] as number;
     const held = count[t] ?? 0;
     if (held === 0) continue;
-    query[q] = t;
-    kept[q] = kept[k] as number;
-    idfs[q] = Math.log(1 + live / held);
-    q++;
-  }
-  // The rarest first (ties: the smaller hash, so a total order), by insertion: a query has a few dozen terms.
-  for (let k = 0; k < q; k++) {
-    let i = k;
-    for (; i > 0; i--) {
-      const j = order[i - 1] as number;
-      if (
-        (idfs[j] as number) > (idfs[k] as number) ||
-        (idfs[j] === idfs[k] && (kept[j] as number) < (kept[k] as number))
-      )
-        break;
-      order[i] = j;
+    const key = held * 2 ** 32 + ((hashes[k] as number) + 2 ** 31);
+    // By insertion: a query has a few dozen terms.
+    let i = q++;
+    for (; i > 0 && (keys[i - 1] as number) > key; i--) {
+      keys[i] = keys[i - 1] as number;
+      query[i] = query[i - 1] as number;
     }
-    order[i] = k;
+    keys[i] = key;
+    query[i] = t;
   }
   // Per set id, the dot product so far times the set's size (zeroed after use), and the sets found: the size divides
   // each set's sum once, not each of its postings.
   let n = 0;
   let norm = 0;
   for (let o = 0, read = Math.min(q, QUERY_TERMS); o < read; o++) {
-    const k = order[o] as number;
-    const idf = idfs[k] as number;
-    const t = query[k] as number;
+    const t = query[o] as number;
+    const idf = Math.log(1 + live / (count[t] as number));
     const weight = idf * idf;
     norm += weight;
     const end = ends[t] as number;
     // Over the set's sessions now: taking a session out to judge the sets changes it.
     if (n < CANDIDATES)
-      for (let i = begin[t] as number; i < end; i++) {
-        const held = sessions[i] as number;
+      for (let i = 2 * (begin[t] as number); i < 2 * end; i += 2) {
+        const held = cells[i + 1] as number;
         // A set whose session is taken out to judge the sets may hold the term no more.
         if (held === 0) continue;
-        const id = ids[i] as number;
+        const id = cells[i] as number;
         const was = dots[id] as number;
         if (was === 0) sets[n++] = id;
         dots[id] = was + weight * held;
       }
     // Full: the term only adds to the sets found (a held 0 adds 0), in a loop of its own.
     else
-      for (let i = begin[t] as number; i < end; i++) {
-        const id = ids[i] as number;
+      for (let i = 2 * (begin[t] as number); i < 2 * end; i += 2) {
+        const id = cells[i] as number;
         const was = dots[id] as number;
         if (was === 0) continue;
-        dots[id] = was + weight * (sessions[i] as number);
+        dots[id] = was + weight * (cells[i + 1] as number);
       }
   }
   const best: { set: SetProfile; cos: number }[] = [];

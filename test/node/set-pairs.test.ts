@@ -15,7 +15,7 @@ function regions(p: SetPairs): string[] {
     for (let i = p.begin[t] as number; i < (p.end[t] as number); i++) {
       // Each slot names its pair, and the pair its slot.
       expect(p.slot[p.pairAt[i] as number]).toBe(i);
-      pairs.push(`${p.ids[i]}x${p.sessions[i]}`);
+      pairs.push(`${p.cells[2 * i]}x${p.cells[2 * i + 1]}`);
     }
     expect(p.count[t] ?? 0).toBe(pairs.length);
     if (pairs.length > 0) out[t] = pairs.join(' ');
