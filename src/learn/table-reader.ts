@@ -49,21 +49,38 @@ interface TermTable {
 /**
  * A table of terms' records by open addressing on the terms' hashes (a query has them already): finding a term hashes
  * nothing and compares one string, where a Map would hash the term (a new string each query) and a shard's object
- * would look it up among all the strings the heap holds first. Cleared slot by slot, so a store that changes at every
- * search (a server committing as it serves) clears only the few terms it held.
+ * would look it up among all the strings the heap holds first. It grows as terms come (a Worker builds a reader per
+ * request, which may read a few terms only), and is cleared slot by slot, so a store that changes at every search (a
+ * server committing as it serves) clears only the few terms it held.
  */
 function createTermTable(): TermTable {
-  // By hash, the place plus one of the term held there (0 for none); by place, the term, its record and its slot.
-  const slots = new Int32Array(2 * TERMS_HELD);
-  const mask = slots.length - 1;
+  // By hash, the place plus one of the term held there (0 for none), at most half full; by place, the term, its
+  // record, its hash and its slot.
+  let slots = new Int32Array(64);
+  let mask = slots.length - 1;
   const keys: string[] = [];
   const reads: TermRead[] = [];
-  const slotOf = new Int32Array(TERMS_HELD);
+  let hashOf = new Int32Array(slots.length / 2);
+  let slotOf = new Int32Array(slots.length / 2);
   /** The slot holding the term, or the empty one where it would go. */
   const probe = (term: string, hash: number): number => {
     let at = hash & mask;
     for (let s = slots[at] as number; s !== 0 && keys[s - 1] !== term; s = slots[at] as number) at = (at + 1) & mask;
     return at;
+  };
+  const place = (i: number): void => {
+    const at = probe(keys[i] as string, hashOf[i] as number);
+    slots[at] = i + 1;
+    slotOf[i] = at;
+  };
+  const grow = (): void => {
+    slots = new Int32Array(2 * slots.length);
+    mask = slots.length - 1;
+    const hashes = hashOf;
+    hashOf = new Int32Array(slots.length / 2);
+    hashOf.set(hashes);
+    slotOf = new Int32Array(slots.length / 2);
+    for (let i = 0; i < keys.length; i++) place(i);
   };
   const clear = (): void => {
     for (let i = 0; i < keys.length; i++) slots[slotOf[i] as number] = 0;
@@ -77,10 +94,11 @@ function createTermTable(): TermTable {
     },
     add(term, hash, read) {
       if (keys.length === TERMS_HELD) clear();
-      const at = probe(term, hash);
-      slotOf[keys.length] = at;
-      slots[at] = keys.push(term);
+      else if (keys.length === hashOf.length) grow();
+      hashOf[keys.length] = hash;
+      keys.push(term);
       reads.push(read);
+      place(keys.length - 1);
     },
     clear,
   };
