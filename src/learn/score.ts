@@ -6,22 +6,33 @@ import { idfOf } from '../search/rank.ts';
 import type { ResolvedLearn } from './options.ts';
 import { fade, type Posting, type TermEntry } from './table.ts';
 
-/** What a search reads of a scope: its clock, and by the query's terms' places, the entry of each it learned. */
+/** What a search reads of a scope: its clock, and by the query's terms' places, what the table holds of each term. */
 export interface Learned {
   readonly u: number;
-  /** The entry at each term's first place (undefined where nothing was learned, and at a repeat). */
-  readonly entries: readonly (TermEntry | undefined)[];
-  /** Per place, whether it is the term's first: a term counts once. */
-  readonly first: readonly boolean[];
+  /** The term read at each term's first place (undefined at a repeat: a term counts once). */
+  readonly terms: readonly (TermRead | undefined)[];
 }
 
 /**
+ * A term as read from the table: its entry (undefined where nothing was learned), and what a search last resolved it
+ * to. A reader hands out the same record for a term while the values it read stand, so most searches find the term
+ * resolved in the one lookup that found its record.
+ */
+export interface TermRead {
+  readonly entry: TermEntry | undefined;
+  found: Resolved | undefined;
+}
+
+/** A term read afresh: its entry, not yet resolved. */
+export const termRead = (entry: TermEntry | undefined): TermRead => ({ entry, found: undefined });
+
+/**
  * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) and the term's IDF, found once per
- * stored entry; and each posting's IDF · a(t, x) at the clock `u` it was last computed for, computed again only when
+ * stored entry (none, for a term without one); and each posting's IDF · a(t, x) at the clock `u` it was last computed for, computed again only when
  * the clock moved. Plain arrays, not typed ones: their few elements sit on the heap next to the record (a typed array
  * of more than 64 bytes keeps them apart), so a search that reads them waits on fewer cache misses.
  */
-interface Resolved {
+export interface Resolved {
   readonly catalogue: Catalogue;
   readonly idf: number;
   readonly ids: readonly number[];
@@ -48,7 +59,7 @@ function idfIn(ix: BuiltIndex, term: string): number {
 const READ_PER_TERM = 12;
 
 function resolve(
-  entry: TermEntry,
+  entry: TermEntry | undefined,
   term: string,
   catalogue: Catalogue,
   u: number,
@@ -57,6 +68,8 @@ function resolve(
 ): Resolved {
   // Most searches find the term as they left it, and read none of its postings (out of cache by then).
   if (known && known.catalogue === catalogue && known.u === u && known.halfLife === halfLife) return known;
+  // A term nothing was learned for still counts, by its IDF alone.
+  if (!entry) return { catalogue, idf: idfIn(catalogue.index as BuiltIndex, term), ids: [], adds: [], u, halfLife };
   const postings = entry[2];
   const read = Math.min(postings.length, READ_PER_TERM);
   if (!known || known.catalogue !== catalogue) {
@@ -116,34 +129,27 @@ export function addLearnedScores(
   into: LearnedValues,
 ): void {
   const { value: score, ids } = into;
+  const { u, terms: read } = learned;
+  const { halfLife } = options;
   let mass = 0;
-  const ix = catalogue.index as BuiltIndex;
-  // Each step for every term before the next (the resolved entries looked up, then checked, then their postings
-  // read): a term's lookups wait on none of another's, so a search waits on its terms' scattered values together
-  // rather than one term after another (about 3.5 us of 21 at seal-tools' size).
-  const read: (Resolved | undefined)[] = new Array(terms.length);
-  const { entries } = learned;
-  for (let k = 0; k < terms.length; k++) {
-    const entry = entries[k];
-    if (entry) read[k] = resolved.get(entry);
-  }
-  for (let k = 0; k < terms.length; k++) {
-    if (!learned.first[k]) continue;
-    const term = terms[k] as string;
-    const entry = learned.entries[k];
-    if (!entry) {
-      // A term nothing was learned for still counts, as 0: credit for one word of a long new request weighs less
-      // than credit for all of a request seen before.
-      mass += idfIn(ix, term);
-      continue;
+  // Each term resolved before any posting is read: a term's lookups wait on none of another's, so a search waits on
+  // its terms' scattered values together rather than one term after another.
+  for (let k = 0; k < read.length; k++) {
+    const term = read[k];
+    if (term === undefined) continue;
+    let found = term.found;
+    if (found === undefined || found.catalogue !== catalogue || found.u !== u || found.halfLife !== halfLife) {
+      const { entry } = term;
+      found = resolve(entry, terms[k] as string, catalogue, u, halfLife, found ?? (entry && resolved.get(entry)));
+      term.found = found;
     }
-    const found = resolve(entry, term, catalogue, learned.u, options.halfLife, read[k]);
+    // A term nothing was learned for still counts, as 0: credit for one word of a long new request weighs less than
+    // credit for all of a request seen before.
     mass += found.idf;
-    read[k] = found;
   }
-  for (const found of read) {
-    if (found === undefined) continue;
-    const { ids: tools, adds } = found;
+  for (const term of read) {
+    if (term === undefined) continue;
+    const { ids: tools, adds } = term.found as Resolved;
     for (let i = 0; i < tools.length; i++) {
       const id = tools[i] as number;
       const add = adds[i] as number;
