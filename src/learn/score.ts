@@ -36,6 +36,13 @@ export interface Resolved {
   readonly catalogue: Catalogue;
   readonly idf: number;
   readonly ids: readonly number[];
+  /**
+   * The entry's numbers the adds are computed from: its sessions that searched the term and its clock, then each read
+   * posting's credit, sessions and clock. Flat beside the record: after a commit moves the clock, every term's adds
+   * are computed again, and reading the postings' own arrays (each number behind its own pointer) cost the first
+   * search after a commit about a cache miss per number.
+   */
+  readonly raw: readonly number[];
   adds: readonly number[];
   /** The clock and the half-life the adds were computed at (layers of one store may fade by different half-lives). */
   u: number;
@@ -69,28 +76,33 @@ function resolve(
   // Most searches find the term as they left it, and read none of its postings (out of cache by then).
   if (known && known.catalogue === catalogue && known.u === u && known.halfLife === halfLife) return known;
   // A term nothing was learned for still counts, by its IDF alone.
-  if (!entry) return { catalogue, idf: idfIn(catalogue.index as BuiltIndex, term), ids: [], adds: [], u, halfLife };
-  const postings = entry[2];
-  const read = Math.min(postings.length, READ_PER_TERM);
+  if (!entry)
+    return { catalogue, idf: idfIn(catalogue.index as BuiltIndex, term), ids: [], raw: [], adds: [], u, halfLife };
   if (!known || known.catalogue !== catalogue) {
+    const postings = entry[2];
+    const read = Math.min(postings.length, READ_PER_TERM);
     const ids: number[] = [];
-    for (let i = 0; i < read; i++) ids.push(catalogue.byName.get((postings[i] as Posting)[0]) ?? -1);
+    const raw: number[] = [entry[0], entry[1]];
+    for (let i = 0; i < read; i++) {
+      const [tool, c, m, at] = postings[i] as Posting;
+      ids.push(catalogue.byName.get(tool) ?? -1);
+      raw.push(c, m, at);
+    }
     const idf = idfIn(catalogue.index as BuiltIndex, term);
-    known = { catalogue, idf, ids, adds: [], u: Number.NaN, halfLife };
+    known = { catalogue, idf, ids, raw, adds: [], u: Number.NaN, halfLife };
     resolved.set(entry, known);
   }
   if (known.u !== u || known.halfLife !== halfLife) {
-    const [searched, touched] = entry;
-    const n = searched * fade(u, touched, halfLife);
+    const { raw } = known;
+    const n = (raw[0] as number) * fade(u, raw[1] as number, halfLife);
     // Postings committed together share their clock: their fade is computed once.
     let lastAt = Number.NaN;
     let left = 1;
     const adds: number[] = [];
-    for (let i = 0; i < read; i++) {
-      const posting = postings[i] as Posting;
-      const c = posting[1];
-      const m = posting[2];
-      const at = posting[3];
+    for (let i = 2; i < raw.length; i += 3) {
+      const c = raw[i] as number;
+      const m = raw[i + 1] as number;
+      const at = raw[i + 2] as number;
       if (at !== lastAt) {
         lastAt = at;
         left = fade(u, at, halfLife);
