@@ -46,6 +46,12 @@ export interface SetPairs {
   eventsAt: number;
   /** Per term number, the sets holding it. */
   count: Int32Array;
+  /**
+   * Sets whose length (set-vote.ts `normOf`) the arrays' last bringing to date changed: a pair's sessions read again,
+   * or every set of a term that gained or lost one (its IDF moved); every set when laid out afresh. Taken by the vote.
+   */
+  readonly reweighed: number[];
+  reweighAll: boolean;
   /** The load the arrays by term are as of, and the entries' numbering the pairs' terms are in (from 0, as new entries start). */
   builtAt: number;
   numbering: number;
@@ -83,6 +89,8 @@ export const createSetPairs = (): SetPairs => ({
   touched: [],
   eventsAt: 0,
   count: new Int32Array(0),
+  reweighed: [],
+  reweighAll: false,
   builtAt: -1,
   numbering: 0,
 });
@@ -190,6 +198,7 @@ function layAfresh(p: SetPairs, s: MemoryEntries, renumbered: boolean): void {
     room[t] = n + Math.max(2, Math.floor(n / ROOM_SHARE));
     tail += room[t] as number;
   }
+  p.reweighAll = true;
   Object.assign(p, {
     events,
     count,
@@ -220,8 +229,10 @@ function follow(p: SetPairs, s: MemoryEntries): boolean {
   if ((touched.length + events.length - p.eventsAt) * ROOM_SHARE > p.tail || events.length > 4 * p.tail) return false;
   for (const n of touched) {
     if (laid[n] !== 1) continue;
-    if ((held[n] as number) > 0 && seq[n] === laidSeq[n]) p.cells[2 * (p.slot[n] as number) + 1] = held[n] as number;
-    else {
+    if ((held[n] as number) > 0 && seq[n] === laidSeq[n]) {
+      p.cells[2 * (p.slot[n] as number) + 1] = held[n] as number;
+      p.reweighed.push(p.set[n] as number);
+    } else {
       takeOut(p, laidTerm[n] as number, n);
       laid[n] = 0;
     }
@@ -233,6 +244,7 @@ function follow(p: SetPairs, s: MemoryEntries): boolean {
     const t = term[n] as number;
     putLast(p, t, n);
     p.count[t] = (p.count[t] as number) + 1;
+    reweighTerm(p, t);
     laid[n] = 1;
     laidSeq[n] = i;
     laidTerm[n] = t;
@@ -240,8 +252,15 @@ function follow(p: SetPairs, s: MemoryEntries): boolean {
   return p.holes * 2 <= p.tail;
 }
 
+/** Every set holding term `t` (its region's) is reweighed: the term's IDF moved. */
+function reweighTerm(p: SetPairs, t: number): void {
+  const { cells, reweighed } = p;
+  for (let i = p.begin[t] as number, end = p.end[t] as number; i < end; i++) reweighed.push(cells[2 * i] as number);
+}
+
 /** Takes pair `n` out of term `t`'s region, the later pairs moving up (they stay in order). */
 function takeOut(p: SetPairs, t: number, n: number): void {
+  reweighTerm(p, t);
   const { cells, pairAt, slot } = p;
   const last = (p.end[t] as number) - 1;
   // By hand, not copyWithin: most moves are a few slots, and a load at a bounded memory takes out thousands.

@@ -32,6 +32,16 @@ export interface SetProfiles {
   /** Per set id, its length, and the load it is as of (-1: not known). */
   norms: Float64Array;
   normsAt: Float64Array;
+  /**
+   * Per set id, 1 while its length stands past its load: until a load changes what it is computed from (the set's
+   * sessions, its terms' sessions, how many sets hold them: set-pairs.ts `reweighed`) or the sets in use (`keptLive`,
+   * as of which the kept lengths were computed). A server that commits as it serves loads before nearly every search,
+   * and a load changes few sets' lengths.
+   */
+  kept: Uint8Array;
+  keptLive: number;
+  /** While a session is taken out to judge the sets: lengths computed then stand for that load only, as before. */
+  judging: boolean;
 }
 
 /** Creates empty profiles. */
@@ -44,6 +54,9 @@ export const createSetProfiles = (): SetProfiles => ({
   pairs: createSetPairs(),
   norms: new Float64Array(64),
   normsAt: new Float64Array(64).fill(-1),
+  kept: new Uint8Array(64),
+  keptLive: 0,
+  judging: false,
 });
 
 /** Terms once each: as this library writes them (sorted), they are. */
@@ -65,13 +78,16 @@ function setOf(p: SetProfiles, key: string, entry: Entry): SetProfile {
   if (id >= p.sizes.length) {
     const size = p.sizes.length * 2;
     const [sizes, norms, normsAt] = [new Int32Array(size), new Float64Array(size), new Float64Array(size).fill(-1)];
+    const kept = new Uint8Array(size);
     sizes.set(p.sizes);
     norms.set(p.norms);
     normsAt.set(p.normsAt);
-    Object.assign(p, { sizes, norms, normsAt });
+    kept.set(p.kept);
+    Object.assign(p, { sizes, norms, normsAt, kept });
   }
   p.sizes[id] = 0;
   p.normsAt[id] = -1;
+  p.kept[id] = 0;
   return set;
 }
 
@@ -84,6 +100,7 @@ function addRequest(p: SetProfiles, entry: Entry, key: string, numbers: readonly
     set.members.set(entry.session, requests);
     if (set.members.size === 1) p.live++;
     p.sizes[set.id] = set.members.size;
+    p.kept[set.id] = 0;
   }
   const terms = distinct(entry.terms);
   for (let k = 0; k < terms.length; k++) {
@@ -110,6 +127,7 @@ function killRequest(p: SetProfiles, entry: Entry, key: string, dropped: boolean
   set.members.delete(entry.session);
   if (set.members.size === 0) p.live--;
   p.sizes[set.id] = set.members.size;
+  p.kept[set.id] = 0;
 }
 
 /** The hooks that keep the profiles in step with the memory's entries made live and killed. */
@@ -165,12 +183,16 @@ export function withoutSession<T>(p: SetProfiles, set: SetProfile, session: numb
   p.sizes[set.id] = size - 1;
   if (size === 1) p.live--;
   p.normsAt[set.id] = -1;
+  p.kept[set.id] = 0;
+  p.judging = true;
   try {
     return judge();
   } finally {
+    p.judging = false;
     p.sizes[set.id] = size;
     if (size === 1) p.live++;
     p.normsAt[set.id] = -1;
+    p.kept[set.id] = 0;
     for (const n of taken) {
       const at = 2 * (slot[n] as number) + 1;
       cells[at] = (cells[at] as number) + 1;

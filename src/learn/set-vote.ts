@@ -74,7 +74,23 @@ function normOf(p: SetProfiles, id: number, at: number): number {
   const norm = Math.sqrt(sum) / (p.sizes[id] as number);
   p.norms[id] = norm;
   p.normsAt[id] = at;
+  p.kept[id] = p.judging ? 0 : 1;
   return norm;
+}
+
+/**
+ * The pairs brought to the memory's last load, and the lengths that load changed no longer kept (set-pairs.ts
+ * `reweighed`): every other set's length stands, computed from the same numbers in the same order.
+ */
+export function bringPairs(p: SetProfiles, s: MemoryEntries): void {
+  buildPairs(p.pairs, s);
+  const { pairs, kept } = p;
+  if (pairs.reweighAll || p.live !== p.keptLive) {
+    kept.fill(0);
+    p.keptLive = p.live;
+  } else for (const id of pairs.reweighed) kept[id] = 0;
+  pairs.reweighed.length = 0;
+  pairs.reweighAll = false;
 }
 
 /**
@@ -150,12 +166,15 @@ export function nearestSets(
   }
   const best: { set: SetProfile; cos: number }[] = [];
   const root = Math.sqrt(norm);
-  const { norms, normsAt } = p;
+  const { norms, normsAt, kept } = p;
+  // A length kept from an earlier load stands, but not while a session is taken out (then only this load's do).
+  const keeps = !p.judging;
   for (let f = 0; f < n; f++) {
     const id = sets[f] as number;
     const dot = (dots[id] as number) / (sizes[id] as number);
     dots[id] = 0;
-    const raw = dot / root / (normsAt[id] === s.loads ? (norms[id] as number) : normOf(p, id, s.loads));
+    const stands = normsAt[id] === s.loads || (keeps && kept[id] === 1);
+    const raw = dot / root / (stands ? (norms[id] as number) : normOf(p, id, s.loads));
     // Far enough below the last of the best, its rounding cannot reach it.
     if (best.length === many && raw < (best[many - 1] as { cos: number }).cos - 1e-9) continue;
     const cos = Math.round(raw * 1e9) / 1e9;
@@ -292,7 +311,7 @@ export function createSetIndex(s: MemoryEntries): SetIndex {
   const out = { ids: [] as number[], votes: [] as number[] };
   return {
     vote(terms, settings, byName) {
-      buildPairs(p.pairs, s);
+      bringPairs(p, s);
       const idsOf = (set: SetProfile) => {
         let known = toolIds.get(set);
         if (known?.byName !== byName) {
@@ -305,7 +324,7 @@ export function createSetIndex(s: MemoryEntries): SetIndex {
     },
     reliability(settings) {
       if (!changedEnough(s, judged.at)) return judged.value;
-      buildPairs(p.pairs, s);
+      bringPairs(p, s);
       judged = { at: s.changes, value: judge(p, s, settings) };
       return judged.value;
     },
