@@ -28,9 +28,15 @@ export interface Layout {
   /** The entries laid out (every id below it), and the kills of the entries' log read. */
   size: number;
   killed: number;
-  /** By id, the entry's BM25 length factor: each term a request holds appears once, its weight the term's IDF times this. */
-  factor: Float64Array;
+  /** The live entries' mean length, as of the load laid out (each entry's BM25 length factor follows from it). */
+  avg: number;
 }
+
+/**
+ * An entry's BM25 length factor in a layout: each term a request holds appears once, its weight the term's IDF times
+ * this. Computed for the candidates a search scores, not kept for every entry: the mean length moves with every load.
+ */
+export const lengthFactor = (l: Layout, length: number): number => (K1 + 1) / (1 + K1 * (1 - B + (B * length) / l.avg));
 
 /** No postings laid out. */
 export const createLayout = (): Layout => ({
@@ -44,22 +50,16 @@ export const createLayout = (): Layout => ({
   holes: 0,
   size: 0,
   killed: 0,
-  factor: new Float64Array(0),
+  avg: 0,
 });
 
 /** The layout brought to the entries' last load (the same object, or a new one when laid out afresh). */
 export function layOut(l: Layout, s: MemoryEntries, live: number): Layout {
   if (l.at === s.loads) return l;
   const laid = follow(l, s) ? l : afresh(s);
-  // The mean length moved: every factor with it.
-  const { lengths, entries } = s;
-  if (laid.factor.length < entries.length) laid.factor = new Float64Array(entries.length * 2);
-  const { factor } = laid;
-  const avg = s.totalLength / live;
-  for (let id = 0; id < entries.length; id++)
-    factor[id] = (K1 + 1) / (1 + K1 * (1 - B + (B * (lengths[id] as number)) / avg));
+  laid.avg = s.totalLength / live;
   laid.at = s.loads;
-  laid.size = entries.length;
+  laid.size = s.entries.length;
   laid.killed = s.killed.length;
   laid.numbering = s.numbering;
   return laid;

@@ -3,7 +3,7 @@
 // through each request's place among the candidates or, for a term far commoner than the candidates, a bitset of the
 // requests that hold it.
 import { type MemoryEntries, queryNumbers, setBit } from './memory-entries.ts';
-import { createLayout, type Layout, layOut } from './memory-layout.ts';
+import { createLayout, type Layout, layOut, lengthFactor } from './memory-layout.ts';
 
 /**
  * Past requests a search scores at most: its rarer terms find them, every other term adds to those found. 128 scored
@@ -177,7 +177,8 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     const { slot, found, score, sims } = scratch;
     if (live === 0) return { count: 0, nearest: 0, found, sims };
     laid = layOut(laid, s, live);
-    const { ids, factor } = laid;
+    const { ids } = laid;
+    const { lengths } = s;
     const plan = planOf(terms, live, laid);
     const read = plan.terms;
     // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
@@ -222,7 +223,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     for (let i = 0; i < SPREAD; i++) score[i] = 0;
     for (let k = 0; k < count; k++) {
       const id = found[k] as number;
-      let sim = Math.min(1, ((score[k + SPREAD] as number) * (factor[id] as number)) / most);
+      let sim = Math.min(1, ((score[k + SPREAD] as number) * lengthFactor(laid, lengths[id] as number)) / most);
       score[k + SPREAD] = 0;
       slot[id] = 0;
       if (skip !== undefined && s.sessions[id] === skip) sim = -1;

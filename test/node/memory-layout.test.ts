@@ -9,7 +9,7 @@ import {
   retainPages,
   termNumber,
 } from '../../src/learn/memory-entries.ts';
-import { createLayout, type Layout, layOut } from '../../src/learn/memory-layout.ts';
+import { createLayout, type Layout, layOut, lengthFactor } from '../../src/learn/memory-layout.ts';
 import type { Remembered } from '../../src/learn/memory-pages.ts';
 
 /** Each term's ids as a layout holds them, by hashed term, and the factors of the live entries. */
@@ -19,7 +19,7 @@ function held(l: Layout, s: MemoryEntries): { terms: Map<number, number[]>; fact
     const ids = t < l.begin.length ? [...l.ids.subarray(l.begin[t], l.end[t])] : [];
     if (ids.length > 0) terms.set(hash, ids);
   }
-  const factors = s.entries.flatMap((entry, id) => (entry ? [l.factor[id] as number] : []));
+  const factors = s.entries.flatMap((entry, id) => (entry ? [lengthFactor(l, s.lengths[id] as number)] : []));
   return { terms, factors };
 }
 
