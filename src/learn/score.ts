@@ -28,9 +28,10 @@ export const termRead = (entry: TermEntry | undefined): TermRead => ({ entry, fo
 
 /**
  * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) and the term's IDF, found once per
- * stored entry (none, for a term without one); and each posting's IDF · a(t, x) at the clock `u` it was last computed for, computed again only when
- * the clock moved. Plain arrays, not typed ones: their few elements sit on the heap next to the record (a typed array
- * of more than 64 bytes keeps them apart), so a search that reads them waits on fewer cache misses.
+ * stored entry (none, for a term without one); and each posting's IDF · a(t, x) at the clock `u` it was last computed
+ * for, computed again only when the clock moved. Plain arrays, not typed ones: their few elements sit on the heap next
+ * to the record (a typed array of more than 64 bytes keeps them apart), so a search that reads them waits on fewer
+ * cache misses.
  */
 export interface Resolved {
   readonly catalogue: Catalogue;
