@@ -1,5 +1,5 @@
 // A small catalogue with groups, shared by the core tests.
-import type { Message, Tool } from 'tool-search-layer';
+import type { Message, SearchErrorResult, SearchResult, Tool } from 'tool-search-layer';
 
 const schema = (props: Record<string, string>) => ({
   type: 'object',
@@ -98,6 +98,12 @@ export const catalogue: readonly Tool[] = [
     groups: ['finance'],
   },
 ];
+
+/** A search's result, or a thrown error with the corrective result's message (a test that expects a page). */
+export const ok = (result: unknown): SearchResult => {
+  if ((result as SearchErrorResult).error !== undefined) throw new Error((result as SearchErrorResult).error);
+  return result as SearchResult;
+};
 
 export const names = (tools: readonly { name: string }[]): string[] => tools.map((t) => t.name);
 

@@ -2,16 +2,10 @@
 // others answered): on KV each wave is a round trip. With the isolate's memory index warm and its values read lately
 // past their window (a Worker's request after a quiet spell), the epoch, clock, shards, heads and pages being filled
 // are read in one wave; and a page another isolate appended to since is still seen.
-import {
-  createToolSearch,
-  type DiscoveredStore,
-  type SearchErrorResult,
-  type SearchResult,
-  type SharedSpace,
-} from 'tool-search-layer';
+import { createToolSearch, type DiscoveredStore, type SharedSpace } from 'tool-search-layer';
 import { createKvStore, type KvNamespaceLike } from 'tool-search-layer/cloudflare-kv';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { catalogue, names } from './fixtures.ts';
+import { catalogue, names, ok } from './fixtures.ts';
 import { kvOver } from './kv-fixtures.ts';
 import { asked, taught, turn } from './learn-share-fixtures.ts';
 
@@ -19,11 +13,6 @@ const tools = [...catalogue];
 const quiet = { warn() {} };
 // Pages of 4,000 bytes in two lanes of two pages: a few hundred requests close pages and move the heads.
 const learn = { memoryBytes: 16_000 };
-
-const ok = (result: unknown): SearchResult => {
-  if ((result as SearchErrorResult).error !== undefined) throw new Error((result as SearchErrorResult).error);
-  return result as SearchResult;
-};
 
 /**
  * A store writing its shared values straight into KV's texts (as the KV store keeps them, in epoch 0): another

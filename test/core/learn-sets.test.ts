@@ -5,22 +5,15 @@ import {
   createToolSearch,
   type DiscoveredStore,
   type Message,
-  type SearchErrorResult,
-  type SearchResult,
   type ToolSearch,
 } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
-import { catalogue, names } from './fixtures.ts';
+import { catalogue, names, ok } from './fixtures.ts';
 
 const tools = [...catalogue];
 const quiet = { warn() {} };
 // The table and the memory's nearest requests off: only the tool sets speak.
 const setsOnly = { weight: 0, memoryWeight: 0 };
-
-const ok = (result: unknown): SearchResult => {
-  if ((result as SearchErrorResult).error !== undefined) throw new Error((result as SearchErrorResult).error);
-  return result as SearchResult;
-};
 
 /** One request of a session: a search, then each tool called with a result. */
 function turn(query: string, called: readonly string[], prefix = 't'): Message[] {

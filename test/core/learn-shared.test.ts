@@ -1,27 +1,15 @@
 // The memory of past requests, indexed once per isolate: layers whose stores are the same storage (the same memory
 // store, or stores that give one storage identity) share the index, re-reading the pages but indexing again only
 // those whose content changed; a clear or forgetLearned through any layer reaches the others once they read again.
-import {
-  createMemoryStore,
-  createToolSearch,
-  type DiscoveredStore,
-  type SearchErrorResult,
-  type SearchResult,
-  type ToolSearch,
-} from 'tool-search-layer';
+import { createMemoryStore, createToolSearch, type DiscoveredStore, type ToolSearch } from 'tool-search-layer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { catalogue, names } from './fixtures.ts';
+import { catalogue, names, ok } from './fixtures.ts';
 import { asked, swapped, taught, turn, unshared } from './learn-share-fixtures.ts';
 
 const tools = [...catalogue];
 const quiet = { warn() {} };
 // The table off: only the memory of past requests (and its tool sets) speaks.
 const memoryOnly = { weight: 0 };
-
-const ok = (result: unknown): SearchResult => {
-  if ((result as SearchErrorResult).error !== undefined) throw new Error((result as SearchErrorResult).error);
-  return result as SearchResult;
-};
 
 async function feed(layer: ToolSearch, prefix = 'feed'): Promise<void> {
   for (const [i, [query, called]] of taught.entries())

@@ -5,21 +5,14 @@ import {
   createToolSearch,
   type DiscoveredStore,
   type Message,
-  type SearchErrorResult,
-  type SearchResult,
   type ToolSearch,
   ToolSearchError,
 } from 'tool-search-layer';
 import { describe, expect, it, vi } from 'vitest';
-import { catalogue, names } from './fixtures.ts';
+import { catalogue, names, ok } from './fixtures.ts';
 
 const tools = [...catalogue];
 const quiet = { warn() {} };
-
-const ok = (result: unknown): SearchResult => {
-  if ((result as SearchErrorResult).error !== undefined) throw new Error((result as SearchErrorResult).error);
-  return result as SearchResult;
-};
 
 /** A turn as a host's history holds it: the request, a search with its result, then each tool called with a result. */
 function turn(
