@@ -72,6 +72,13 @@ const scratchFor = (size: number) => ({
   sims: new Float64Array(size),
 });
 
+/** A copy of the length factors `a` with room for length `length`, the new places not computed (0). */
+function grownFactors(a: Float64Array<ArrayBuffer>, length: number): Float64Array<ArrayBuffer> {
+  const out = new Float64Array(2 * length);
+  out.set(a);
+  return out;
+}
+
 /** Creates the similarity over a memory index's entries (its scratch arrays, by entry id, by candidate and by term, kept between queries and grown with the memory). */
 export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip: number | undefined) => Similar {
   let scratch = scratchFor(0);
@@ -82,6 +89,10 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
   let spare = planFor(32);
   // The postings laid out by term, as of the last load a search saw.
   let laid = createLayout();
+  // By request length, its length factor in that layout (0: not computed yet, as a factor is positive), as of load
+  // `factorsAt`: a search scores 256 candidates of a few dozen lengths, and each factor takes two divisions.
+  let factors = new Float64Array(64);
+  let factorsAt = -1;
 
   /**
    * The query's distinct terms the memory knows, rarest first (ties: first in the query), as term numbers and IDF
@@ -218,12 +229,23 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
       }
     }
     const { most } = plan;
+    if (factorsAt !== laid.at) {
+      factors.fill(0);
+      factorsAt = laid.at;
+    }
     let nearest = Number.NEGATIVE_INFINITY;
     // By hand: a call to fill costs more than eight stores.
     for (let i = 0; i < SPREAD; i++) score[i] = 0;
     for (let k = 0; k < count; k++) {
       const id = found[k] as number;
-      let sim = Math.min(1, ((score[k + SPREAD] as number) * lengthFactor(laid, lengths[id] as number)) / most);
+      const length = lengths[id] as number;
+      if (length >= factors.length) factors = grownFactors(factors, length);
+      let factor = factors[length] as number;
+      if (factor === 0) {
+        factor = lengthFactor(laid, length);
+        factors[length] = factor;
+      }
+      let sim = Math.min(1, ((score[k + SPREAD] as number) * factor) / most);
       score[k + SPREAD] = 0;
       slot[id] = 0;
       if (skip !== undefined && s.sessions[id] === skip) sim = -1;

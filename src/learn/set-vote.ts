@@ -48,8 +48,19 @@ export interface SetVotes {
   readonly votes: readonly number[];
 }
 
-/** Scratch space for dot products by set id: zero between searches, which run one at a time (no await inside). */
-let scratch = new Float64Array(0);
+/**
+ * Places in the dot products that take what sets not found would add, in turn by posting: a common term's list mostly
+ * holds sets not found, and adds to eight places in turn do not each wait on the one before (as in
+ * memory-similar.ts). Never read.
+ */
+const SPREAD = 8;
+
+/**
+ * Scratch, zero between searches, which run one at a time (no await inside): by set id its place among the sets
+ * found plus SPREAD (0 for none), and by that place the set's dot product so far.
+ */
+let slots = new Int32Array(0);
+let dots = new Float64Array(SPREAD);
 
 /** Scratch space for a query's terms (what orders them, and their numbers) and for the ids of the sets found. */
 const newTermScratch = (size: number) => ({
@@ -109,11 +120,13 @@ export function nearestSets(
   const { sizes, live } = p;
   if (termScratch.keys.length < terms.length) termScratch = newTermScratch(terms.length * 2);
   if (found.length < p.byId.length) found = new Int32Array(p.byId.length * 2);
-  if (scratch.length < p.byId.length) scratch = new Float64Array(p.byId.length * 2);
+  if (slots.length < p.byId.length)
+    [slots, dots] = [new Int32Array(p.byId.length * 2), new Float64Array(p.byId.length * 2 + SPREAD)];
   // Held in constants: the loops below call out (normOf), after which a module variable would be read again.
   const { keys, query } = termScratch;
   const sets = found;
-  const dots = scratch;
+  const slot = slots;
+  const dot = dots;
   // The query's distinct terms as the memory's entries number them (the pairs' terms are numbered alike; the memory's
   // vote has just numbered them), those some set holds, each as one exact number that orders them: the rarest first
   // (fewest sets: the largest IDF), ties by the smaller hash, so a total order (below 2^53 while fewer than 2^21 sets
@@ -134,8 +147,8 @@ export function nearestSets(
     keys[i] = key;
     query[i] = t;
   }
-  // Per set id, the dot product so far times the set's size (zeroed after use), and the sets found: the size divides
-  // each set's sum once, not each of its postings.
+  // Per set found, the dot product so far times the set's size (zeroed after use): the size divides each set's sum
+  // once, not each of its postings.
   let n = 0;
   let norm = 0;
   for (let o = 0, read = Math.min(q, QUERY_TERMS); o < read; o++) {
@@ -151,19 +164,27 @@ export function nearestSets(
         // A set whose session is taken out to judge the sets may hold the term no more.
         if (held === 0) continue;
         const id = cells[i] as number;
-        const was = dots[id] as number;
-        if (was === 0) sets[n++] = id;
-        dots[id] = was + weight * held;
+        let k = slot[id] as number;
+        if (k === 0) {
+          sets[n] = id;
+          k = n++ + SPREAD;
+          slot[id] = k;
+        }
+        dot[k] = (dot[k] as number) + weight * held;
       }
-    // Full: the term only adds to the sets found (a held 0 adds 0), in a loop of its own.
+    // Full: the term only adds to the sets found (a held 0 adds 0), in a loop of its own. Most of a common term's sets
+    // were not found: the places below SPREAD take what they would add, in turn (no branch: which sets were found
+    // follows no pattern a branch predicts).
     else
       for (let i = 2 * (begin[t] as number); i < 2 * end; i += 2) {
-        const id = cells[i] as number;
-        const was = dots[id] as number;
-        if (was === 0) continue;
-        dots[id] = was + weight * (cells[i + 1] as number);
+        const k = slot[cells[i] as number] as number;
+        // k, or for a set not found (k 0: k - 1 is negative) a place below SPREAD.
+        const at = k | (((k - 1) >> 31) & (i >> 1) & (SPREAD - 1));
+        dot[at] = (dot[at] as number) + weight * (cells[i + 1] as number);
       }
   }
+  // By hand: a call to fill costs more than eight stores.
+  for (let i = 0; i < SPREAD; i++) dot[i] = 0;
   const best: { set: SetProfile; cos: number }[] = [];
   const root = Math.sqrt(norm);
   const { norms, normsAt, kept } = p;
@@ -171,10 +192,11 @@ export function nearestSets(
   const keeps = !p.judging;
   for (let f = 0; f < n; f++) {
     const id = sets[f] as number;
-    const dot = (dots[id] as number) / (sizes[id] as number);
-    dots[id] = 0;
+    const product = (dot[f + SPREAD] as number) / (sizes[id] as number);
+    dot[f + SPREAD] = 0;
+    slot[id] = 0;
     const stands = normsAt[id] === s.loads || (keeps && kept[id] === 1);
-    const raw = dot / root / (stands ? (norms[id] as number) : normOf(p, id, s.loads));
+    const raw = product / root / (stands ? (norms[id] as number) : normOf(p, id, s.loads));
     // Far enough below the last of the best, its rounding cannot reach it.
     if (best.length === many && raw < (best[many - 1] as { cos: number }).cos - 1e-9) continue;
     const cos = Math.round(raw * 1e9) / 1e9;
