@@ -44,9 +44,10 @@ interface Heard {
 }
 
 /** Adds `vote` to tool `id`'s learned value, listing the tool when it had none. */
-function addTo({ value, ids }: LearnedValues, id: number, vote: number): void {
+function addTo(into: LearnedValues, id: number, vote: number): void {
+  const { value } = into;
   const was = value[id] as number;
-  if (was === 0) ids.push(id);
+  if (was === 0) into.ids[into.count++] = id;
   value[id] = was + vote;
 }
 
@@ -63,12 +64,12 @@ export function createLearnedRank(
   const pool: LearnedValues[] = [];
   const takeValues = (tools: number): LearnedValues => {
     const kept = pool.pop();
-    return kept?.value.length === tools ? kept : { value: new Float64Array(tools), ids: [] };
+    return kept?.value.length === tools ? kept : { value: new Float64Array(tools), ids: [], count: 0 };
   };
   const giveBack = (learned: LearnedValues) => {
-    const { value, ids } = learned;
-    for (const id of ids) value[id] = 0;
-    ids.length = 0;
+    const { value, ids, count } = learned;
+    for (let i = 0; i < count; i++) value[ids[i] as number] = 0;
+    learned.count = 0;
     if (pool.length < 4) pool.push(learned);
   };
 
@@ -110,7 +111,7 @@ export function createLearnedRank(
     let waits = false;
     try {
       learnedValues(catalogue, read, heard, learned);
-      const { value, ids } = learned;
+      const { value, ids, count } = learned;
       const depth = Math.max(take, HEAD);
       // Below the head, a tool reaches the page only if its learned value makes up the rank it lacks. When one may,
       // the ranking marks its whole result set in the same pass: whether the keywords found such a tool at all
@@ -120,7 +121,8 @@ export function createLearnedRank(
       // others until one is visible.
       let seen = false;
       const joins: number[] = [];
-      for (const id of ids) {
+      for (let i = 0; i < count; i++) {
+        const id = ids[i] as number;
         if ((value[id] as number) >= reach) {
           if (!visible(id)) continue;
           seen = true;

@@ -119,12 +119,15 @@ function resolve(
 }
 
 /**
- * A search's learned values, by tool id: `value` (a scratch array, 0 for a tool with none) and `ids`, the tools given
- * one, hidden ones included: the caller asks visibility only of the few that can change the ranking.
+ * A search's learned values, by tool id: `value` (a scratch array, 0 for a tool with none) and the first `count` of
+ * `ids`, the tools given one, hidden ones included: the caller asks visibility only of the few that can change the
+ * ranking. The list is reused past `count` rather than emptied: emptying an array (`length = 0`) drops its storage,
+ * and a few hundred pushes then grow it again at every search.
  */
 export interface LearnedValues {
   readonly value: Float64Array;
   readonly ids: number[];
+  count: number;
 }
 
 /**
@@ -142,6 +145,7 @@ export function addLearnedScores(
   into: LearnedValues,
 ): void {
   const { value: score, ids } = into;
+  let count = into.count;
   const { u, terms: read } = learned;
   const { halfLife } = options;
   let mass = 0;
@@ -168,12 +172,21 @@ export function addLearnedScores(
       const add = adds[i] as number;
       if (id < 0 || add <= 0) continue;
       const was = score[id] as number;
-      if (was === 0) ids.push(id);
+      if (was === 0) ids[count++] = id;
       score[id] = was + add;
     }
   }
-  for (const id of ids) score[id] = weight * ((score[id] as number) / mass);
+  into.count = count;
+  for (let i = 0; i < count; i++) {
+    const id = ids[i] as number;
+    score[id] = weight * ((score[id] as number) / mass);
+  }
 }
+
+// Each reordered tool's keyword place and score, by its place in the list: scratch kept between searches (a reorder
+// runs to its end without waiting), so that a search grows no new arrays for them.
+const reorderAt: number[] = [];
+const reorderBy: number[] = [];
 
 /**
  * Reorders a ranking by 1 / (1 + rank) + value. `ranked` holds the keyword ranking's top `depth`; `value` gives each
@@ -192,8 +205,8 @@ export function reorder(
   // The reordered list, at most depth + joins long and mostly in keyword order already: kept sorted by insertion
   // (by `by` falling, then keyword place, then id), in parallel arrays rather than an object per tool.
   const ids: number[] = [];
-  const at: number[] = [];
-  const by: number[] = [];
+  const at = reorderAt;
+  const by = reorderBy;
   const put = (id: number, place: number) => {
     const score = 1 / (1 + place) + (value[id] as number);
     let i = ids.length;

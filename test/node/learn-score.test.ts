@@ -30,10 +30,10 @@ function expected([searched, touched, postings]: TermEntry, u: number): Map<stri
 
 /** The values a search adds for the one term `entry` is learned for, at clock `u`, by tool name. */
 function added(catalogue: Catalogue, read: ReturnType<typeof termRead>, u: number): Map<string, number> {
-  const into: LearnedValues = { value: new Float64Array(tools.length), ids: [] };
+  const into: LearnedValues = { value: new Float64Array(tools.length), ids: [], count: 0 };
   // A term no tool holds: the credit is its only value, and the term's IDF divides out.
   addLearnedScores({ u, terms: [read] }, catalogue, ['plover'], options, 1, into);
-  return new Map(into.ids.map((id) => [(tools[id] as Tool).name, into.value[id] as number]));
+  return new Map(into.ids.slice(0, into.count).map((id) => [(tools[id] as Tool).name, into.value[id] as number]));
 }
 
 describe('the table credit a search adds', () => {
