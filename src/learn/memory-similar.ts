@@ -192,6 +192,12 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     const { lengths } = s;
     const plan = planOf(terms, live, laid);
     const read = plan.terms;
+    // Each term's first id read before any list is: the lists' first lines are fetched together, not each when its
+    // loop begins (most lists are a line or two, and the keyword stage pushed them out of the cache). Stored where
+    // non-candidates' adds go (never read), so the reads are not left out as unused.
+    let first = 0;
+    for (let j = 0; j < plan.count; j++) first |= ids[read[3 * j + 1] as number] as number;
+    score[0] = first;
     // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
     let count = 0;
     for (let j = 0; j < plan.count; j++) {
