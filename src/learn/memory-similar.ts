@@ -192,6 +192,12 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     const { lengths } = s;
     const plan = planOf(terms, live, laid);
     const read = plan.terms;
+    // Each term's first id read before any list is: the lists' first lines are fetched together, not each when its
+    // loop begins (most lists are a line or two, and the keyword stage pushed them out of the cache). Stored where
+    // non-candidates' adds go (never read), so the reads are not left out as unused.
+    let first = 0;
+    for (let j = 0; j < plan.count; j++) first |= ids[read[3 * j + 1] as number] as number;
+    score[0] = first;
     // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
     let count = 0;
     for (let j = 0; j < plan.count; j++) {
@@ -201,12 +207,14 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
       if (count < CANDIDATES)
         for (let i = from; i < to; i++) {
           const id = ids[i] as number;
-          let k = slot[id] as number;
-          if (k === 0) {
-            found[count] = id;
-            k = count++ + SPREAD;
-            slot[id] = k;
-          }
+          // Without a branch (about two in three ids are new, in no pattern a branch predicts): an id is written at
+          // `count` whether new or not, and `count` moves past it only if it was new (fresh -1: was 0).
+          const was = slot[id] as number;
+          const fresh = (was - 1) >> 31;
+          found[count] = id;
+          const k = was | (fresh & (count + SPREAD));
+          slot[id] = k;
+          count -= fresh;
           score[k] = (score[k] as number) + w;
         }
       // A common term's long list mostly holds requests that are not candidates: the places below SPREAD take what

@@ -149,9 +149,15 @@ export function nearestSets(
   }
   // Per set found, the dot product so far times the set's size (zeroed after use): the size divides each set's sum
   // once, not each of its postings.
+  const read = Math.min(q, QUERY_TERMS);
+  // Each term's first pair read before any list is: the lists' first lines are fetched together, not each when its
+  // loop begins. Stored where sets not found add (never read), so the reads are not left out as unused.
+  let first = 0;
+  for (let o = 0; o < read; o++) first |= cells[2 * (begin[query[o] as number] as number)] as number;
+  dot[0] = first;
   let n = 0;
   let norm = 0;
-  for (let o = 0, read = Math.min(q, QUERY_TERMS); o < read; o++) {
+  for (let o = 0; o < read; o++) {
     const t = query[o] as number;
     const idf = Math.log(1 + live / (count[t] as number));
     const weight = idf * idf;
