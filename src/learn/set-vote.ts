@@ -27,8 +27,12 @@ export interface SetVoteSettings {
 /** The sets' vote as shipped (bench/TUNING.md). */
 export const SET_VOTE: SetVoteSettings = { gate: 0, agree: 2, half: 2, sets: 3, decay: 0.5, calibrate: 2 };
 
-/** The query's terms the vote reads, its rarest; and the sets it scores at most, found by those terms (128 scores as 256 did: bench/TUNING.md). */
-const QUERY_TERMS = 32;
+/**
+ * The query's terms the vote reads, its rarest; and the sets it scores at most, found by those terms (bench/TUNING.md:
+ * 128 scores as 256 did, and 20 terms as 32 did, under leave-one-set-out and on ToolLens, the sets' vote about 1.7 us
+ * less a search on seal-tools, whose requests have about 25 terms).
+ */
+const QUERY_TERMS = 20;
 const CANDIDATES = 128;
 
 /** The tool sets of a memory's requests, kept up to date as its index loads and drops pages. */
