@@ -4,6 +4,7 @@
 // at every load: a server that commits as it serves loads before nearly every search. A term's region holds its live
 // ids in increasing order, as laying them out afresh would.
 import { PARAMS } from '../search/build.ts';
+import { grown } from './grown.ts';
 import type { MemoryEntries } from './memory-entries.ts';
 
 /** BM25's saturation and length normalisation over a remembered request's terms: the ranker's own k1, a description's b. */
@@ -132,11 +133,7 @@ function take(l: Layout, t: number, id: number): void {
 function put(l: Layout, t: number, id: number): void {
   if (t >= l.begin.length) {
     const size = Math.max(t + 1, l.begin.length * 2);
-    for (const key of ['begin', 'end', 'room'] as const) {
-      const grown = new Int32Array(size);
-      grown.set(l[key]);
-      l[key] = grown;
-    }
+    for (const key of ['begin', 'end', 'room'] as const) l[key] = grown(l[key], size);
   }
   const { begin, end, room } = l;
   if (end[t] === (begin[t] as number) + (room[t] as number)) {

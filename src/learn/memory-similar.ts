@@ -2,6 +2,7 @@
 // knows, as the ranker scores tools. The rarer terms find the candidates; a common term only adds to them, read
 // through each request's place among the candidates or, for a term far commoner than the candidates, a bitset of the
 // requests that hold it.
+import { grown } from './grown.ts';
 import { type MemoryEntries, queryNumbers, setBit } from './memory-entries.ts';
 import { createLayout, type Layout, layOut, lengthFactor } from './memory-layout.ts';
 
@@ -71,13 +72,6 @@ const scratchFor = (size: number) => ({
   score: new Float64Array(size + SPREAD),
   sims: new Float64Array(size),
 });
-
-/** A copy of the length factors `a` with room for length `length`, the new places not computed (0). */
-function grownFactors(a: Float64Array<ArrayBuffer>, length: number): Float64Array<ArrayBuffer> {
-  const out = new Float64Array(2 * length);
-  out.set(a);
-  return out;
-}
 
 /** Creates the similarity over a memory index's entries (its scratch arrays, by entry id, by candidate and by term, kept between queries and grown with the memory). */
 export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip: number | undefined) => Similar {
@@ -247,7 +241,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     for (let k = 0; k < count; k++) {
       const id = found[k] as number;
       const length = lengths[id] as number;
-      if (length >= factors.length) factors = grownFactors(factors, length);
+      if (length >= factors.length) factors = grown(factors, 2 * length);
       let factor = factors[length] as number;
       if (factor === 0) {
         factor = lengthFactor(laid, length);

@@ -1,5 +1,6 @@
 // The memory's tally: the chosen voters' tools, each voted by its share of their similarity and by the most voted
 // whole tool set holding it. Tools and sets are counted by their numbers in scratch arrays, zeroed after each tally.
+import { grown } from './grown.ts';
 import type { MemoryEntries } from './memory-entries.ts';
 
 /** The tools voted for, by their numbers in the memory, and their votes (between 0 and 1): the first `count` of each. */
@@ -36,13 +37,6 @@ export function createTally(s: MemoryEntries): (voters: Voters, nearest: number,
     start: new Int32Array(1),
     tools: new Int32Array(0),
     setOf: new Int32Array(0),
-  };
-
-  /** A copy of `a` with room for `size`. */
-  const grown = (a: Int32Array, size: number): Int32Array<ArrayBuffer> => {
-    const out = new Int32Array(size);
-    out.set(a);
-    return out;
   };
 
   /** Lays out the entries' tools by entry, up to the newest entry. */

@@ -5,6 +5,7 @@
 // term's region, one no session holds any more is taken out), and are laid out afresh only when the entries are
 // numbered anew or much changed: a server that commits as it serves loads before nearly every search. Loading only
 // counts; nothing here hashes a name or builds a map per term.
+import { grown } from './grown.ts';
 import type { MemoryEntries } from './memory-entries.ts';
 
 /** The pairs of every set and term, in arrays by pair number; and, as of one load, by term number. */
@@ -56,12 +57,6 @@ export interface SetPairs {
   builtAt: number;
   numbering: number;
 }
-
-const grown = (a: Int32Array, size: number): Int32Array => {
-  const out = new Int32Array(size);
-  out.set(a);
-  return out;
-};
 
 /** Creates no pairs. */
 export const createSetPairs = (): SetPairs => ({
