@@ -74,9 +74,8 @@ const newTermScratch = (size: number) => ({
 let termScratch = newTermScratch(64);
 let found = new Int32Array(0);
 
-/** A set's length over IDF-weighted term frequencies, computed again only once the profiles changed. */
-function normOf(p: SetProfiles, id: number, at: number): number {
-  if (p.normsAt[id] === at) return p.norms[id] as number;
+/** A set's length over IDF-weighted term frequencies, as the profiles stand now (its terms in the order it holds them). */
+export function setLength(p: SetProfiles, id: number): number {
   const set = p.byId[id] as SetProfile;
   const { cells, slot, term, count } = p.pairs;
   let sum = 0;
@@ -86,7 +85,13 @@ function normOf(p: SetProfiles, id: number, at: number): number {
     if (held === 0) continue;
     sum += (Math.log(1 + p.live / (count[term[n] as number] as number)) * held) ** 2;
   }
-  const norm = Math.sqrt(sum) / (p.sizes[id] as number);
+  return Math.sqrt(sum) / (p.sizes[id] as number);
+}
+
+/** A set's length (setLength), computed again only once the profiles changed. */
+function normOf(p: SetProfiles, id: number, at: number): number {
+  if (p.normsAt[id] === at) return p.norms[id] as number;
+  const norm = setLength(p, id);
   p.norms[id] = norm;
   p.normsAt[id] = at;
   p.kept[id] = p.judging ? 0 : 1;

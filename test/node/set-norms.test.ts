@@ -3,22 +3,8 @@
 // terms a set begins or stops holding, sets appearing and going) and whatever the sets' judging did in between.
 import { describe, expect, it } from 'vitest';
 import type { SetProfiles } from '../../src/learn/set-profiles.ts';
-import { bringPairs, nearestSets } from '../../src/learn/set-vote.ts';
+import { bringPairs, nearestSets, setLength } from '../../src/learn/set-vote.ts';
 import { createSetLoads } from './set-loads.ts';
-
-/** A set's length by the definition, its terms in the order the set holds them (as the vote sums them). */
-function lengthOf(p: SetProfiles, id: number): number {
-  const set = p.byId[id];
-  if (!set) throw new Error(`no set ${id}`);
-  const { cells, slot, term, count } = p.pairs;
-  let sum = 0;
-  for (const n of set.pairs.values()) {
-    const held = cells[2 * (slot[n] as number) + 1] as number;
-    if (held === 0) continue;
-    sum += (Math.log(1 + p.live / (count[term[n] as number] as number)) * held) ** 2;
-  }
-  return Math.sqrt(sum) / (p.sizes[id] as number);
-}
 
 /** Every length kept past its load is the one computed afresh; how many were kept. */
 function checkKept(p: SetProfiles): number {
@@ -26,7 +12,7 @@ function checkKept(p: SetProfiles): number {
   for (const set of p.byId) {
     if (!set || p.kept[set.id] !== 1) continue;
     kept++;
-    expect(p.norms[set.id]).toBe(lengthOf(p, set.id));
+    expect(p.norms[set.id]).toBe(setLength(p, set.id));
   }
   return kept;
 }
