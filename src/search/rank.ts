@@ -160,8 +160,10 @@ function firstStage(
     return { found, ids, keywords };
   }
   const acc = acquire(ix);
-  const { score, sub, covered, named, seen } = acc;
-  const touched: number[] = [];
+  const { score, sub, covered, named, seen, touched } = acc;
+  // How many tools the query touched: a scratch list, since a long request touches thousands (pushing them grew an
+  // array of about 17 KB through copies of half a dozen sizes, every search).
+  let touches = 0;
   const parsed = queryTerms(query.slice(0, MAX_CHARS));
   // Repeated query words count once: measured, BM25's query-frequency weight (k3) only hurt, most of all on long requests.
   const terms = [...new Set(parsed)];
@@ -184,7 +186,7 @@ function firstStage(
     for (let i = start[t] as number; i < (start[t + 1] as number); i++) {
       const d = docs[i] as number;
       const w = weights[i] as number;
-      if (!seen[d]) touched.push(d);
+      if (!seen[d]) touched[touches++] = d;
       seen[d] = 1;
       score[d] = (score[d] as number) + weight * termIdf * Math.abs(w);
       // A prefix relative ("rental" for "rent") covers its query term in part.
@@ -196,7 +198,7 @@ function firstStage(
     const found = memo(ix, `k${keyword}`, () => findSubstring(ix.substring, keyword, n));
     const w = Math.log(1 + n / (found.length || 1));
     for (const d of found) {
-      if (!seen[d]) touched.push(d);
+      if (!seen[d]) touched[touches++] = d;
       seen[d] = 1;
       sub[d] = (sub[d] as number) + w;
     }
@@ -210,23 +212,27 @@ function firstStage(
     powers = Float64Array.from({ length: STEPS + 1 }, (_, i) => (i / STEPS) ** coord);
     powersOf = coord;
   }
-  const candidates: number[] = [];
+  // At most every tool touched, made at once in its size (see touched) and cut to the visible ones.
+  const candidates: number[] = new Array(touches);
+  let kept = 0;
   const whole: number[] = [];
   const spare = new Map<number, number>();
   const rank = takeRanks(ix);
-  for (const d of touched) {
+  for (let i = 0; i < touches; i++) {
+    const d = touched[i] as number;
     const s = score[d] as number;
     if (visible(d)) {
       // Tools whose name the query covers, and tools covering more of the query's weight, rise.
       const names = ix.nameTerms[d] ? Math.min(1, (named[d] as number) / (ix.nameTerms[d] as number)) : 0;
       const cover = mass ? (powers[Math.round(Math.min(1, (covered[d] as number) / mass) * STEPS)] as number) : 1;
       rank[d] = s ? TIER + s * (1 + nameBoost * names) * cover + substring * (sub[d] as number) : (sub[d] as number);
-      candidates.push(d);
+      candidates[kept++] = d;
       if (mass && (covered[d] as number) >= mass * 0.999) whole.push(d);
       if (names >= 1) spare.set(d, Math.max(0, known - (named[d] as number)));
     }
     score[d] = sub[d] = covered[d] = named[d] = seen[d] = 0;
   }
+  candidates.length = kept;
   release(ix, acc);
   const evidence = { slots: expanded, idf, mass, pairs: queryPairs(ix, parsed, (t) => idfOf(n, df(ix, t))) };
   return { candidates, rank, evidence, keywords, whole, spare };

@@ -8,6 +8,8 @@ export interface Scratch {
   readonly covered: Float64Array;
   readonly named: Uint16Array;
   readonly seen: Uint8Array;
+  /** The tools the query touched, in the order it touched them (the first `count` of a query's own count). */
+  readonly touched: Int32Array;
 }
 
 // Allocating these per query cost more than the scoring itself, so each index keeps one set.
@@ -21,6 +23,7 @@ const fresh = (n: number): Scratch => ({
   covered: new Float64Array(n),
   named: new Uint16Array(n),
   seen: new Uint8Array(n),
+  touched: new Int32Array(n),
 });
 
 /** Takes the index's accumulators (fresh ones if a `visible` callback re-entered a search); give them back zeroed with `release`. */
