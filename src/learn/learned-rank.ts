@@ -51,6 +51,21 @@ function addTo(into: LearnedValues, id: number, vote: number): void {
   value[id] = was + vote;
 }
 
+/**
+ * A ranking `depth` deep as the same ranking `take` deep gives it: its first `take` ids, and their scores and held
+ * counts (a ranking orders its head the same whatever the page).
+ */
+function topOf(ranked: RankResult, take: number): RankResult {
+  if (ranked.ids.length <= take) return ranked;
+  const { scores, held } = ranked;
+  return {
+    ...ranked,
+    ids: ranked.ids.slice(0, take),
+    ...(scores && { scores: scores.slice(0, take) }),
+    ...(held && { held: held.slice(0, take) }),
+  };
+}
+
 /** Creates a learner's ranking over its table and its memory of past requests. */
 export function createLearnedRank(
   options: ResolvedLearn,
@@ -107,15 +122,20 @@ export function createLearnedRank(
     base: BaseRank,
     heard: Heard,
   ): RankResult | Promise<RankResult> {
+    const depth = Math.max(take, HEAD);
+    // The keyword ranking first, then the learned values: ranked the other way, the learned parts' reads pushed the
+    // keyword stage's lookups out of the cache, and a search cost about 5 us more (learn-ab, 2026-12-07). So the
+    // ranking cannot know yet whether a learned tool will need its result set: it marks it every time (a catalogue
+    // with groups marks it anyway, for `related`).
+    const members = new Uint8Array(catalogue.tools.length);
+    const ranked = base(depth, members);
     const learned = takeValues(catalogue.tools.length);
     let waits = false;
     try {
       learnedValues(catalogue, read, heard, learned);
       const { value, ids, count } = learned;
-      const depth = Math.max(take, HEAD);
-      // Below the head, a tool reaches the page only if its learned value makes up the rank it lacks. When one may,
-      // the ranking marks its whole result set in the same pass: whether the keywords found such a tool at all
-      // decides whether it joins the result set.
+      // Below the head, a tool reaches the page only if its learned value makes up the rank it lacks: such a tool
+      // joins, if visible, and the result set when the keywords did not find it.
       const reach = 1 / take - 1 / (depth + 1);
       // Visibility is asked only of the tools that can change the ranking (a hidden tool never counts), and of the
       // others until one is visible.
@@ -129,14 +149,12 @@ export function createLearnedRank(
           joins.push(id);
         } else if (!seen && visible(id)) seen = true;
       }
-      if (!seen) return base(take);
-      const members = joins.length > 0 ? new Uint8Array(catalogue.tools.length) : undefined;
-      const reordered = (ranked: RankResult) => {
+      const reordered = (result: RankResult) => {
+        if (!seen) return topOf(result, take);
         // The keyword ranking marks members when it made the result set (a semantic one does not).
-        const marked = members !== undefined && ranked.ids.length > 0 && members[ranked.ids[0] as number] === 1;
-        return reorder(ranked, value, joins, take, depth, marked ? members : undefined);
+        const marked = result.ids.length > 0 && members[result.ids[0] as number] === 1;
+        return reorder(result, value, joins, take, depth, marked ? members : undefined);
       };
-      const ranked = base(depth, members);
       if (!(ranked instanceof Promise)) return reordered(ranked);
       // Read after the wait: the values are given back once reordered, not before.
       waits = true;

@@ -205,6 +205,24 @@ describe('learn', () => {
     expect(JSON.stringify(other)).not.toContain('zorblax');
   });
 
+  it('answers as learning off, whole, when nothing it learned can show: the tool hidden, or the words never learned', async () => {
+    const layer = createToolSearch({ learn: true, logger: quiet });
+    const off = createToolSearch({ logger: quiet });
+    await feed(layer, 5, 'email the weather to my boss', ['get_forecast']);
+    expect((await top(layer, 'email the weather to my boss'))[0]).toBe('get_forecast');
+    const asks = [
+      { query: 'email the weather to my boss', extra: { enabledGroups: ['mail', 'calendar'] }, args: {} },
+      { query: 'read the newest messages in my inbox', extra: {}, args: {} },
+      { query: 'read the newest messages in my inbox', extra: {}, args: { limit: 2 } },
+      { query: 'list events and files', extra: {}, args: { offset: 1, limit: 3 } },
+    ];
+    for (const [i, { query, extra, args }] of asks.entries()) {
+      const learning = await layer.search({ sessionId: `on-${i}`, tools, ...extra }, { query, ...args });
+      const plain = await off.search({ sessionId: `off-${i}`, tools, ...extra }, { query, ...args });
+      expect(learning).toEqual(plain);
+    }
+  });
+
   it('keeps each term’s strongest tools, at most maxToolsPerTerm', async () => {
     const layer = createToolSearch({ learn: { maxToolsPerTerm: 2 }, logger: quiet });
     await feed(layer, 3, 'quokka', ['calculator']);
