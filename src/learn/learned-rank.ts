@@ -91,7 +91,7 @@ export function createLearnedRank(
   /** Every tool's learned value: the table's credit and the votes of the similar requests and of the nearest sets. */
   function learnedValues(catalogue: Catalogue, read: Query, heard: Heard, into: LearnedValues): void {
     const { weight, memoryWeight, setWeight } = options;
-    if (heard.table) addLearnedScores(heard.table, catalogue, read.terms, options, weight, into);
+    if (heard.table) addLearnedScores(heard.table, weight, into);
     const { index } = heard;
     if (!index || index.size === 0) return;
     const { hashes } = read;
@@ -170,11 +170,14 @@ export function createLearnedRank(
     if (weight === 0 && !hears) return base(take);
     const read = queries.of(query);
     // Most searches find every value they read in memory, and then wait for nothing.
-    const held = { table: weight > 0 ? table.heldFor(read) : undefined, index: hears ? requests.held() : undefined };
+    const held = {
+      table: weight > 0 ? table.heldFor(read, catalogue, options.halfLife) : undefined,
+      index: hears ? requests.held() : undefined,
+    };
     if ((weight === 0 || held.table) && (!hears || held.index))
       return rankHeard(catalogue, visible, read, take, base, held);
     return Promise.all([
-      weight > 0 ? (held.table ?? table.learnedFor(read, warn)) : undefined,
+      weight > 0 ? (held.table ?? table.learnedFor(read, catalogue, options.halfLife, warn)) : undefined,
       hears ? (held.index ?? requests.index(warn)) : undefined,
     ]).then(([learnedTable, index]) => rankHeard(catalogue, visible, read, take, base, { table: learnedTable, index }));
   };

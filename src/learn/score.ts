@@ -3,28 +3,19 @@ import type { Catalogue } from '../core/catalogue.ts';
 import type { BuiltIndex } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { idfOf } from '../search/rank.ts';
-import type { ResolvedLearn } from './options.ts';
 import { fade, type Posting, type TermEntry } from './table.ts';
 
-/** What a search reads of a scope: its clock, and by the query's terms' places, what the table holds of each term. */
-export interface Learned {
-  readonly u: number;
-  /** The term read at each term's first place (undefined at a repeat: a term counts once). */
-  readonly terms: readonly (TermRead | undefined)[];
-}
-
 /**
- * A term as read from the table: its entry (undefined where nothing was learned), and what a search last resolved it
- * to. A reader hands out the same record for a term while the values it read stand, so most searches find the term
- * resolved in the one lookup that found its record.
+ * What a search reads of the table, resolved for its catalogue and clock: per distinct query term, at `at[k]` in
+ * `data`, the term's IDF, the count n of its postings that add anything (a tool of the catalogue, a credit above 0),
+ * then n pairs (tool id, IDF · a(t, x)), in the postings' order; and `mass`, the terms' IDFs summed in order. Flat:
+ * a search follows no pointer from a term to its postings.
  */
-export interface TermRead {
-  readonly entry: TermEntry | undefined;
-  found: Resolved | undefined;
+export interface Learned {
+  readonly data: Float64Array;
+  readonly at: readonly number[];
+  readonly mass: number;
 }
-
-/** A term read afresh: its entry, not yet resolved. */
-export const termRead = (entry: TermEntry | undefined): TermRead => ({ entry, found: undefined });
 
 /**
  * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) and the term's IDF, found once per
@@ -118,6 +109,38 @@ function resolve(
   return known;
 }
 
+/** The doubles of `data` a term's resolved values take at most: its IDF, its count and a pair per read posting. */
+export const spanOf = (entry: TermEntry | undefined): number =>
+  2 + 2 * (entry === undefined ? 0 : Math.min(entry[2].length, READ_PER_TERM));
+
+/**
+ * Writes a term's resolved values (see Learned) at `to` in `data`, which holds spanOf(entry) doubles from there. Its
+ * postings are resolved once per stored entry and catalogue, their adds again only when the clock moved.
+ */
+export function writeTerm(
+  data: Float64Array,
+  to: number,
+  entry: TermEntry | undefined,
+  term: string,
+  catalogue: Catalogue,
+  u: number,
+  halfLife: number,
+): void {
+  const { idf, ids, adds } = resolve(entry, term, catalogue, u, halfLife, entry && resolved.get(entry));
+  data[to] = idf;
+  let at = to + 2;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
+    const add = adds[i] as number;
+    // Kept out once here rather than skipped by every search.
+    if (id < 0 || add <= 0) continue;
+    data[at] = id;
+    data[at + 1] = add;
+    at += 2;
+  }
+  data[to + 1] = (at - to - 2) / 2;
+}
+
 /**
  * A search's learned values, by tool id: `value` (a scratch array, 0 for a tool with none) and the first `count` of
  * `ids`, the tools given one, hidden ones included: the caller asks visibility only of the few that can change the
@@ -136,44 +159,18 @@ export interface LearnedValues {
  * learned nothing for counting 0. The first factor is the share of the sessions that searched x which credited t;
  * the second grows as other sessions agree. `into` holds no value yet.
  */
-export function addLearnedScores(
-  learned: Learned,
-  catalogue: Catalogue,
-  terms: readonly string[],
-  options: ResolvedLearn,
-  weight: number,
-  into: LearnedValues,
-): void {
+export function addLearnedScores(learned: Learned, weight: number, into: LearnedValues): void {
   const { value: score, ids } = into;
   let count = into.count;
-  const { u, terms: read } = learned;
-  const { halfLife } = options;
-  let mass = 0;
-  // Each term resolved before any posting is read: a term's lookups wait on none of another's, so a search waits on
-  // its terms' scattered values together rather than one term after another.
-  for (let k = 0; k < read.length; k++) {
-    const term = read[k];
-    if (term === undefined) continue;
-    let found = term.found;
-    if (found === undefined || found.catalogue !== catalogue || found.u !== u || found.halfLife !== halfLife) {
-      const { entry } = term;
-      found = resolve(entry, terms[k] as string, catalogue, u, halfLife, found ?? (entry && resolved.get(entry)));
-      term.found = found;
-    }
-    // A term nothing was learned for still counts, as 0: credit for one word of a long new request weighs less than
-    // credit for all of a request seen before.
-    mass += found.idf;
-  }
-  for (const term of read) {
-    if (term === undefined) continue;
-    const { ids: tools, adds } = term.found as Resolved;
-    for (let i = 0; i < tools.length; i++) {
-      const id = tools[i] as number;
-      const add = adds[i] as number;
-      if (id < 0 || add <= 0) continue;
+  const { data, at, mass } = learned;
+  for (let k = 0; k < at.length; k++) {
+    let p = at[k] as number;
+    const end = p + 2 + 2 * (data[p + 1] as number);
+    for (p += 2; p < end; p += 2) {
+      const id = data[p] as number;
       const was = score[id] as number;
       if (was === 0) ids[count++] = id;
-      score[id] = was + add;
+      score[id] = was + (data[p + 1] as number);
     }
   }
   into.count = count;

@@ -5,8 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/base/types.ts';
 import { type Catalogue, catalogueOf } from '../../src/core/catalogue.ts';
 import { loadSearch } from '../../src/core/search-loader.ts';
-import type { ResolvedLearn } from '../../src/learn/options.ts';
-import { addLearnedScores, type LearnedValues, termRead } from '../../src/learn/score.ts';
+import { addLearnedScores, type LearnedValues, spanOf, writeTerm } from '../../src/learn/score.ts';
 import { fade, type Posting, type TermEntry } from '../../src/learn/table.ts';
 
 const tools: Tool[] = ['get_forecast', 'write_file', 'send_email'].map((name) => ({
@@ -15,7 +14,6 @@ const tools: Tool[] = ['get_forecast', 'write_file', 'send_email'].map((name) =>
   inputSchema: { type: 'object', properties: {} },
 }));
 const halfLife = 50;
-const options = { halfLife } as ResolvedLearn;
 
 /** The credit of each posting of `entry` at clock `u`, as the docs give it: c / (n + 2) · m / (m + 2), all faded. */
 function expected([searched, touched, postings]: TermEntry, u: number): Map<string, number> {
@@ -29,10 +27,12 @@ function expected([searched, touched, postings]: TermEntry, u: number): Map<stri
 }
 
 /** The values a search adds for the one term `entry` is learned for, at clock `u`, by tool name. */
-function added(catalogue: Catalogue, read: ReturnType<typeof termRead>, u: number): Map<string, number> {
+function added(catalogue: Catalogue, entry: TermEntry, u: number): Map<string, number> {
   const into: LearnedValues = { value: new Float64Array(tools.length), ids: [], count: 0 };
   // A term no tool holds: the credit is its only value, and the term's IDF divides out.
-  addLearnedScores({ u, terms: [read] }, catalogue, ['plover'], options, 1, into);
+  const data = new Float64Array(spanOf(entry));
+  writeTerm(data, 0, entry, 'plover', catalogue, u, halfLife);
+  addLearnedScores({ data, at: [0], mass: data[0] as number }, 1, into);
   return new Map(into.ids.slice(0, into.count).map((id) => [(tools[id] as Tool).name, into.value[id] as number]));
 }
 
@@ -52,17 +52,14 @@ describe('the table credit a search adds', () => {
   const entry: TermEntry = [7, 80, postings];
 
   it('is the formula when resolved afresh', () => {
-    const got = added(catalogue, termRead(entry), 100);
+    const got = added(catalogue, entry, 100);
     for (const [tool, value] of expected(entry, 100)) expect(got.get(tool)).toBeCloseTo(value, 12);
   });
 
   it('is the formula again once the clock moved, from the record resolved before', () => {
-    const read = termRead(entry);
-    added(catalogue, read, 100);
-    const first = read.found;
+    added(catalogue, entry, 100);
     for (const u of [101, 140, 400]) {
-      const got = added(catalogue, read, u);
-      expect(read.found).toBe(first);
+      const got = added(catalogue, entry, u);
       for (const [tool, value] of expected(entry, u)) expect(got.get(tool)).toBeCloseTo(value, 12);
     }
   });

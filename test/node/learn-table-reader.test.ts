@@ -1,0 +1,86 @@
+// The table's reader (src/learn/table-reader.ts) holds each term's values in one flat table by the term's hash: what
+// it gives from there (heldFor) is what it reads from the store afresh (learnedFor), for terms whose hashes collide,
+// past the table's growth, for terms with no entry and tools a catalogue lacks, and for each of two catalogues.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Tool } from '../../src/base/types.ts';
+import { type Catalogue, catalogueOf } from '../../src/core/catalogue.ts';
+import { loadSearch } from '../../src/core/search-loader.ts';
+import type { Query } from '../../src/learn/query-terms.ts';
+import { addLearnedScores, type Learned } from '../../src/learn/score.ts';
+import type { SpaceCache } from '../../src/learn/space-cache.ts';
+import { type Posting, SHARDS, TABLE_VERSION, type TermEntry } from '../../src/learn/table.ts';
+import { createTableReader } from '../../src/learn/table-reader.ts';
+
+const names = Array.from({ length: 12 }, (_, i) => `tool_${i}`);
+const toolsOf = (order: readonly string[]): Tool[] =>
+  order.map((name) => ({ name, description: `${name} plover`, inputSchema: { type: 'object', properties: {} } }));
+const halfLife = 50;
+
+// 150 terms on 7 hashes (a few collide in every slot), every third with no entry; postings name tools the
+// catalogues lack ("gone") and credits of 0.
+const terms = Array.from({ length: 150 }, (_, k) => `term${k}`);
+const hashOf = (k: number): number => (k % 7) * 1_000_003;
+const entryOf = (k: number): TermEntry | undefined => {
+  if (k % 3 === 0) return undefined;
+  const postings: Posting[] = [
+    [names[k % 12] as string, 1 + (k % 5), 2, 90 - (k % 4)],
+    ['gone', 2, 3, 90],
+    [names[(k + 5) % 12] as string, k % 2, 1, 80],
+  ];
+  return [3 + (k % 4), 85, postings];
+};
+
+/** A space holding the clock (u = 100) and the shards of the terms above, every value read just now. */
+function spaceOf(clockNames: readonly string[], shardNames: readonly string[]): SpaceCache {
+  const values = new Map<string, unknown>();
+  for (const [j, key] of clockNames.entries()) values.set(key, { v: TABLE_VERSION, u: j === 0 ? 100 : 0 });
+  const shards = Array.from({ length: SHARDS }, () => ({}) as Record<string, TermEntry>);
+  for (const [k, term] of terms.entries()) {
+    const entry = entryOf(k);
+    if (entry) (shards[hashOf(k) % SHARDS] as Record<string, TermEntry>)[term] = entry;
+  }
+  for (const [i, key] of shardNames.entries()) values.set(key, { v: TABLE_VERSION, x: shards[i] });
+  const at = Date.now();
+  return {
+    fresh: (key: string) => (values.has(key) ? { value: values.get(key), at } : undefined),
+    read: async (key: string) => values.get(key),
+    changes: () => 0,
+  } as unknown as SpaceCache;
+}
+
+/** The values a search adds from `learned`, by tool name. */
+function valuesOf(learned: Learned, catalogue: Catalogue): Map<string, number> {
+  const into = { value: new Float64Array(catalogue.tools.length), ids: [] as number[], count: 0 };
+  addLearnedScores(learned, 1, into);
+  return new Map(
+    into.ids.slice(0, into.count).map((id) => [catalogue.tools[id]?.name as string, into.value[id] as number]),
+  );
+}
+
+describe("the table reader's held values", () => {
+  let catalogues: Catalogue[];
+  beforeAll(async () => {
+    await loadSearch();
+    catalogues = [catalogueOf(toolsOf(names)), catalogueOf(toolsOf([...names].reverse().slice(2)))];
+  });
+
+  it('are what a read afresh gives, term by term, for each catalogue in turn', async () => {
+    const probe = createTableReader('reader-test', spaceOf([], []));
+    const reader = createTableReader('reader-test', spaceOf(probe.clockNames, probe.shardNames));
+    // Queries of 10 terms, one repeated, walking all the terms so the table grows.
+    const queries: Query[] = Array.from({ length: 15 }, (_, q) => {
+      const ks = Array.from({ length: 10 }, (_, j) => (q * 10 + j) % terms.length);
+      ks.push(ks[0] as number);
+      return { terms: ks.map((k) => terms[k] as string), hashes: ks.map(hashOf), first: ks.map((_, j) => j < 10) };
+    });
+    for (let pass = 0; pass < 3; pass++)
+      for (const catalogue of catalogues)
+        for (const query of queries) {
+          const held = reader.heldFor(query, catalogue, halfLife);
+          expect(held).toBeDefined();
+          const read = await reader.learnedFor(query, catalogue, halfLife, () => {});
+          expect(valuesOf(held as Learned, catalogue)).toEqual(valuesOf(read, catalogue));
+          expect((held as Learned).mass).toBe(read.mass);
+        }
+  });
+});
