@@ -14,10 +14,25 @@ import { checkContext, type ToolSearch } from './tool-search.ts';
 // The related tools' module, imported once per isolate rather than on every search that names related tools.
 const loadRelated = once(() => import('../core/related.ts'));
 
+/** Arrays a layer keeps for marking a search's result set, at most (one is taken per search in flight). */
+const MARKS_KEPT = 4;
+
 /** The layer's `search`. */
 export function createSearch(layer: Layer): ToolSearch['search'] {
   const { resolved } = layer;
   const keep = resolved.maxDiscoveredKeep;
+  // The arrays that mark a search's result set, given back zeroed when its search is done: a new one per search (an
+  // ArrayBuffer of a byte per tool) cost a search at 4,076 tools about 2 us, and 7 with learning on a catalogue without
+  // groups, which marks only for the learner (learn-ab, 2026-12-07).
+  const spareMarks: Uint8Array[] = [];
+  const takeMarks = (tools: number): Uint8Array => {
+    const kept = spareMarks.pop();
+    return kept?.length === tools ? kept : new Uint8Array(tools);
+  };
+  const giveMarks = (marks: Uint8Array): void => {
+    marks.fill(0);
+    if (spareMarks.length < MARKS_KEPT) spareMarks.push(marks);
+  };
   // The learner once loaded: awaiting its loading again would cost every search a turn of the microtask queue.
   let learner: Learner | undefined;
   return async (context, args) => {
@@ -34,44 +49,42 @@ export function createSearch(layer: Layer): ToolSearch['search'] {
     layer.warnCatalogue(catalogue.info, layer.warn);
     const visible = visibility(catalogue, context.enabledGroups, SEARCH_TOOL_NAME);
     const { take } = searchWindow(parsed, resolved.maxSearchResults);
-    // The tools the query matched, marked by the lexical ranking (the learner passes its own array), order `related`,
-    // which only a catalogue with groups computes: without groups nothing is marked.
-    let matched: Uint8Array | undefined;
-    const marks = catalogue.groups.size > 0;
-    const rank = (
-      n: number,
-      members: Uint8Array | undefined = marks ? new Uint8Array(catalogue.tools.length) : undefined,
-    ) => {
-      matched = members;
-      return layer.semantic
-        ? layer.semantic.rank(catalogue, visible, parsed.query, n)
-        : rankSearch(catalogue, visible, parsed.query, n, members);
-    };
     if (layer.learner && !learner) learner = await layer.learner();
-    const ranked = learner
-      ? await learner.rank(catalogue, visible, parsed.query, take, rank, layer.warn)
-      : await rank(take);
-    const shown = mode.exposure === 'tools' && !mode.compact ? resolved.texts : await layer.modes.searchTexts(mode);
-    const { ids } = pageIds(parsed, resolved.maxSearchResults, ranked);
-    const found = ids.map((id) => (catalogue.tools[id] as Tool).name);
-    const { sessionId } = context;
-    layer.emit({ type: 'search', sessionId, query: parsed.query, found: ranked.found, names: found });
-    let result = runSearch(catalogue, parsed, resolved.maxSearchResults, shown, ranked);
-    // A definition the model already holds is not sent again (compact results carry none to begin with).
-    const held = mode.compact ? undefined : layer.held.get(sessionId);
-    if (held) result = markShown(result, held, shown.hintShown);
-    if (found.length > 0) {
-      const after = await layer.sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
-      // The session's set (after this search) is left out of `related`: the model has those tools' definitions.
-      if (catalogue.groups.size > 0) {
-        const { related } = await loadRelated();
-        const names = related(catalogue, ids, visible, matched, after?.order ?? [], MAX_RELATED);
-        // Before the hint, in the order the fields are documented.
-        if (names.length > 0) result = { ...withoutHint(result), related: names, hint: result.hint };
+    // The tools the query matched, marked by the lexical ranking, order `related`, which only a catalogue with groups
+    // computes, and tell a learner which tools the keywords found: without either, nothing is marked.
+    const marks = catalogue.groups.size > 0 || learner ? takeMarks(catalogue.tools.length) : undefined;
+    try {
+      const rank = (n: number, members: Uint8Array | undefined = marks) =>
+        layer.semantic
+          ? layer.semantic.rank(catalogue, visible, parsed.query, n)
+          : rankSearch(catalogue, visible, parsed.query, n, members);
+      const ranked = learner
+        ? await learner.rank(catalogue, visible, parsed.query, take, rank, layer.warn, marks)
+        : await rank(take);
+      const shown = mode.exposure === 'tools' && !mode.compact ? resolved.texts : await layer.modes.searchTexts(mode);
+      const { ids } = pageIds(parsed, resolved.maxSearchResults, ranked);
+      const found = ids.map((id) => (catalogue.tools[id] as Tool).name);
+      const { sessionId } = context;
+      layer.emit({ type: 'search', sessionId, query: parsed.query, found: ranked.found, names: found });
+      let result = runSearch(catalogue, parsed, resolved.maxSearchResults, shown, ranked);
+      // A definition the model already holds is not sent again (compact results carry none to begin with).
+      const held = mode.compact ? undefined : layer.held.get(sessionId);
+      if (held) result = markShown(result, held, shown.hintShown);
+      if (found.length > 0) {
+        const after = await layer.sessions.change(sessionId, (current) => applyTouches(current, found, keep), 'search');
+        // The session's set (after this search) is left out of `related`: the model has those tools' definitions.
+        if (catalogue.groups.size > 0) {
+          const { related } = await loadRelated();
+          const names = related(catalogue, ids, visible, marks, after?.order ?? [], MAX_RELATED);
+          // Before the hint, in the order the fields are documented.
+          if (names.length > 0) result = { ...withoutHint(result), related: names, hint: result.hint };
+        }
       }
+      layer.debug(`${sessionId}: "${parsed.query}" found ${result.found}`);
+      return mode.compact ? layer.modes.compact(result) : result;
+    } finally {
+      if (marks) giveMarks(marks);
     }
-    layer.debug(`${sessionId}: "${parsed.query}" found ${result.found}`);
-    return mode.compact ? layer.modes.compact(result) : result;
   };
 }
 

@@ -20,7 +20,8 @@ export type BaseRank = (take: number, members?: Uint8Array) => RankResult | Prom
 /**
  * A search of the catalogue's visible tools for `query`, its `base` ranking reordered by what was learned. A promise
  * only when it waited on a read or on the base ranking: most searches find every value in memory, and an await
- * would cost them turns of the microtask queue.
+ * would cost them turns of the microtask queue. `members`, when given, is the caller's zeroed array of a byte per
+ * tool for the ranking to mark its result set in (the caller reads it after, and zeroes it for its next use).
  */
 export type LearnedRank = (
   catalogue: Catalogue,
@@ -29,6 +30,7 @@ export type LearnedRank = (
   take: number,
   base: BaseRank,
   warn: Warn,
+  members?: Uint8Array,
 ) => RankResult | Promise<RankResult>;
 
 /**
@@ -121,13 +123,14 @@ export function createLearnedRank(
     take: number,
     base: BaseRank,
     heard: Heard,
+    given: Uint8Array | undefined,
   ): RankResult | Promise<RankResult> {
     const depth = Math.max(take, HEAD);
     // The keyword ranking first, then the learned values: ranked the other way, the learned parts' reads pushed the
     // keyword stage's lookups out of the cache, and a search cost about 5 us more (learn-ab, 2026-12-07). So the
     // ranking cannot know yet whether a learned tool will need its result set: it marks it every time (a catalogue
     // with groups marks it anyway, for `related`).
-    const members = new Uint8Array(catalogue.tools.length);
+    const members = given ?? new Uint8Array(catalogue.tools.length);
     const ranked = base(depth, members);
     const learned = takeValues(catalogue.tools.length);
     let waits = false;
@@ -164,7 +167,7 @@ export function createLearnedRank(
     }
   }
 
-  return function rank(catalogue, visible, query, take, base, warn) {
+  return function rank(catalogue, visible, query, take, base, warn, members) {
     const { weight, memoryWeight, setWeight } = options;
     const hears = (memoryWeight > 0 || setWeight > 0) && options.memoryBytes > 0;
     if (weight === 0 && !hears) return base(take);
@@ -175,10 +178,12 @@ export function createLearnedRank(
       index: hears ? requests.held() : undefined,
     };
     if ((weight === 0 || held.table) && (!hears || held.index))
-      return rankHeard(catalogue, visible, read, take, base, held);
+      return rankHeard(catalogue, visible, read, take, base, held, members);
     return Promise.all([
       weight > 0 ? (held.table ?? table.learnedFor(read, catalogue, options.halfLife, warn)) : undefined,
       hears ? (held.index ?? requests.index(warn)) : undefined,
-    ]).then(([learnedTable, index]) => rankHeard(catalogue, visible, read, take, base, { table: learnedTable, index }));
+    ]).then(([learnedTable, index]) =>
+      rankHeard(catalogue, visible, read, take, base, { table: learnedTable, index }, members),
+    );
   };
 }

@@ -288,6 +288,35 @@ describe('search_tools: limit, pagination, related', () => {
   });
 });
 
+describe('search_tools: searches in flight at once', () => {
+  it('answers each as it answers it alone, related included, with learning or without', async () => {
+    // A session's record is slow to update, so every search is in flight while the others rank and mark their results.
+    const slowly = {
+      name: 'slow',
+      get: async () => undefined,
+      update: async <T>(_id: string, apply: (current: undefined) => T) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return apply(undefined);
+      },
+      delete: async () => {},
+      clear: async () => {},
+    };
+    const queries = ['send an email', 'weather forecast for tomorrow', 'list calendar events', 'read a file', 'email'];
+    for (const learn of [false, true]) {
+      const alone: SearchResult[] = [];
+      const one = layerWith({ learn });
+      for (const [i, query] of queries.entries())
+        alone.push(ok(await one.search({ sessionId: `a${i}`, tools: catalogue }, { query, limit: 1 })));
+      const layer = layerWith({ learn, store: slowly });
+      const together = await Promise.all(
+        queries.map((query, i) => layer.search({ sessionId: `t${i}`, tools: catalogue }, { query, limit: 1 })),
+      );
+      expect(together.map(ok)).toEqual(alone);
+      expect(alone.some((result) => (result.related?.length ?? 0) > 0)).toBe(true);
+    }
+  });
+});
+
 describe('search_tools: related earns its characters', () => {
   // One large group (one MCP server): 30 tools, of which the query matches three besides the one returned.
   const server: Tool[] = [
