@@ -128,8 +128,8 @@ export function createLearnedRank(
     const depth = Math.max(take, HEAD);
     // The keyword ranking first, then the learned values: ranked the other way, the learned parts' reads pushed the
     // keyword stage's lookups out of the cache, and a search cost about 5 us more (learn-ab, 2026-12-07). So the
-    // ranking cannot know yet whether a learned tool will need its result set: it marks it every time (a catalogue
-    // with groups marks it anyway, for `related`).
+    // ranking cannot know yet whether a learned tool will need its result set: it marks it every time, in the array
+    // the caller lends (the layer's, which `related` reads too), or in one of its own.
     const members = given ?? new Uint8Array(catalogue.tools.length);
     const ranked = base(depth, members);
     const learned = takeValues(catalogue.tools.length);
