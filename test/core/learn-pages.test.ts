@@ -10,6 +10,7 @@ import {
 } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
 import { catalogue, names, ok } from './fixtures.ts';
+import { seededRandom } from './seeded.ts';
 
 const tools = [...catalogue];
 const quiet = { warn() {} };
@@ -57,11 +58,7 @@ describe('learn: pages read again as they fill', () => {
     const learn = { memoryBytes: 32_000 };
     const grows = createToolSearch({ learn, store: createMemoryStore(), logger: quiet });
     const whole = createToolSearch({ learn, store: untagged(), logger: quiet });
-    let seed = 11;
-    const random = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const random = seededRandom(11);
     const sets = [['create_event', 'get_forecast'], ['send_email'], ['web_search', 'calculator'], ['read_inbox']];
     const intents = ['plan a trip', 'send a note', 'look it up and add it', 'clean the inbox'];
     const fillers = ['lisbon', 'oslo', 'monday', 'friday', 'early', 'cheap', 'family', 'work', 'quick', 'late'];

@@ -11,6 +11,7 @@ import {
 } from '../../src/learn/memory-entries.ts';
 import { createLayout, type Layout, layOut, lengthFactor } from '../../src/learn/memory-layout.ts';
 import type { Remembered } from '../../src/learn/memory-pages.ts';
+import { seededRandom } from '../core/seeded.ts';
 
 /** Each term's ids as a layout holds them, by hashed term, and the factors of the live entries. */
 function held(l: Layout, s: MemoryEntries): { terms: Map<number, number[]>; factors: number[] } {
@@ -25,11 +26,7 @@ function held(l: Layout, s: MemoryEntries): { terms: Map<number, number[]>; fact
 
 describe("the memory's postings followed load by load", () => {
   it('hold what laying them out afresh holds, as pages fill, requests grow, pages go and ids are compacted', () => {
-    let seed = 5;
-    const random = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const random = seededRandom(5);
     const request = (session: number, turn: number, size: number): Remembered => ({
       session,
       turn,

@@ -5,14 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { createEntries, extendPage, loadPage } from '../../src/learn/memory-entries.ts';
 import type { Remembered } from '../../src/learn/memory-pages.ts';
 import { createSimilar } from '../../src/learn/memory-similar.ts';
+import { seededRandom } from '../core/seeded.ts';
 
 describe("the memory's similarity searched load after load", () => {
   it('scores as a similarity made afresh for each search', () => {
-    let seed = 7;
-    const random = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const random = seededRandom(7);
     const terms = (size: number) =>
       [...new Set(Array.from({ length: size }, () => (random(4) === 0 ? random(8) : 8 + random(300))))].sort(
         (a, b) => a - b,

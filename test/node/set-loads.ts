@@ -10,6 +10,7 @@ import {
 } from '../../src/learn/memory-entries.ts';
 import type { Remembered } from '../../src/learn/memory-pages.ts';
 import { createSetProfiles, profileHooks, type SetProfiles, withoutSession } from '../../src/learn/set-profiles.ts';
+import { seededRandom } from '../core/seeded.ts';
 
 export interface SetLoads {
   readonly s: MemoryEntries;
@@ -26,11 +27,7 @@ export interface SetLoads {
 
 /** Creates an empty memory with sets, and its random loads from `seed`. */
 export function createSetLoads(seed: number): SetLoads {
-  let state = seed;
-  const random = (n: number) => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return (state >>> 8) % n;
-  };
+  const random = seededRandom(seed);
   const terms = (size: number) =>
     [...new Set(Array.from({ length: size }, () => (random(3) === 0 ? random(6) : 6 + random(120))))].sort(
       (a, b) => a - b,
