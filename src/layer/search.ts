@@ -22,8 +22,8 @@ export function createSearch(layer: Layer): ToolSearch['search'] {
   const { resolved } = layer;
   const keep = resolved.maxDiscoveredKeep;
   // The arrays that mark a search's result set, given back zeroed when its search is done: a new one per search (an
-  // ArrayBuffer of a byte per tool) cost a search at 4,076 tools about 2 us, and 7 with learning on a catalogue without
-  // groups, which marks only for the learner (learn-ab, 2026-12-07).
+  // ArrayBuffer of a byte per tool) cost a search at 4,076 tools about 3 us with learning off (learn-ab, 2026-12-07).
+  // A search in flight keeps its own: the learner reads it after the ranking, and `related` after the session's update.
   const spareMarks: Uint8Array[] = [];
   const takeMarks = (tools: number): Uint8Array => {
     const kept = spareMarks.pop();
