@@ -1,7 +1,7 @@
 import { type BuiltIndex, PARAMS, type ToolIndex } from './build.ts';
 import { type QueryEvidence, queryPairs, rerank } from './rerank.ts';
 import { candidateFeatures } from './rerank-features.ts';
-import { acquire, memo, release } from './scratch.ts';
+import { acquire, memo, memosOf, release } from './scratch.ts';
 import { isStopword } from './stopwords.ts';
 import { findSubstring } from './substring.ts';
 import { tokenize } from './tokenize.ts';
@@ -184,8 +184,9 @@ function firstStage(
       if (weight === 1 && w < 0) named[d] = (named[d] as number) + 1;
     }
   }
+  const { keywords: substrings } = memosOf(ix);
   for (const keyword of keywords) {
-    const found = memo(ix, `k${keyword}`, () => findSubstring(ix.substring, keyword, n));
+    const found = memo(substrings, keyword, (k) => findSubstring(ix.substring, k, n));
     const w = Math.log(1 + n / (found.length || 1));
     for (const d of found) {
       if (!seen[d]) touched[touches++] = d;

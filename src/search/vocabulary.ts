@@ -1,6 +1,6 @@
 // The vocabulary of an index in sorted order, and the query terms' prefix relatives found through it.
 import { type BuiltIndex, PARAMS } from './build.ts';
-import { memo } from './scratch.ts';
+import { memo, memosOf } from './scratch.ts';
 
 // Query terms of this length or more also match the vocabulary's longer and shorter forms ("rental" and "rent").
 const PREFIX = 4;
@@ -36,9 +36,11 @@ export function expand(ix: BuiltIndex, terms: readonly string[]): Map<number, [s
     const t = ix.terms.get(term);
     if (t !== undefined) out.set(t, [slot, 1]);
   });
+  const { prefixes } = memosOf(ix);
   terms.forEach((term, slot) => {
     if (term.length < PREFIX) return;
-    for (const t of memo(ix, `p${term}`, () => relatives(ix, term))) if (!out.has(t)) out.set(t, [slot, PARAMS.prefix]);
+    for (const t of memo(prefixes, term, (word) => relatives(ix, word)))
+      if (!out.has(t)) out.set(t, [slot, PARAMS.prefix]);
   });
   return out;
 }
