@@ -24,8 +24,13 @@ export interface HistoryEvent {
   readonly call: string;
   /** 'call': a use through the bridge's call_tool. */
   readonly via?: 'call' | undefined;
-  /** A search result's tool that the result carried with its whole definition (not marked `shown`). */
-  readonly full?: true;
+}
+
+/** A history read: its discovery events, and the tools its search results carried whole (not marked `shown`). */
+export interface HistoryRead {
+  readonly events: HistoryEvent[];
+  /** The names of the events whose result carried the tool whole, in order; the array is the caller's to extend. */
+  readonly full: string[];
 }
 
 const keyOf = (event: HistoryEvent): string => `${event.call}\n${event.name}`;
@@ -171,17 +176,18 @@ export { NOT_CALLED } from './not-called.ts';
 /**
  * Reads the discovery events of a history, in order: the tools a paired `search_tools` result returned,
  * and the tools called with a paired result. A result pairs with the latest unanswered call of its id.
- * Only names in `known` count; anything malformed is skipped.
+ * Only names in `known` count; anything malformed is skipped. The same pass gathers the tools the results carried whole.
  */
 export function readEvents(
   messages: readonly Message[] | undefined,
   searchToolName: string,
   known: (name: string) => boolean,
-): HistoryEvent[] {
-  if (!Array.isArray(messages)) return [];
+): HistoryRead {
+  const events: HistoryEvent[] = [];
+  const full: string[] = [];
+  if (!Array.isArray(messages)) return { events, full };
   const calls = new Map<string, string>();
   const bridged = new Set<string>();
-  const events: HistoryEvent[] = [];
   for (const message of messages as readonly unknown[]) {
     if (typeof message !== 'object' || message === null) continue;
     const { role, toolCalls, toolCallId, content } = message as Message;
@@ -202,13 +208,21 @@ export function readEvents(
       calls.delete(toolCallId);
       // A corrective answer to a call of a tool the model had not been shown: the tool was not used.
       if (typeof content === 'string' && content.startsWith(NOT_CALLED)) continue;
-      const { names: found, full } = name === searchToolName ? namesInResult(content) : { names: [name], full: [] };
       const via = bridged.has(toolCallId) ? 'call' : undefined;
-      for (const tool of found) {
-        if (known(tool))
-          events.push({ name: tool, call: toolCallId, via, ...(full.includes(tool) && { full: true as const }) });
+      if (name !== searchToolName) {
+        if (known(name)) events.push({ name, call: toolCallId, via });
+        continue;
+      }
+      // This runs for every tool of every result, every round: no object is spread and no array made per tool.
+      const { names, full: whole } = namesInResult(content);
+      // `whole` is drawn from `names` in order: of the same length, it is every name.
+      const all = whole.length === names.length;
+      for (const tool of names) {
+        if (!known(tool)) continue;
+        events.push({ name: tool, call: toolCallId, via });
+        if (all || whole.includes(tool)) full.push(tool);
       }
     }
   }
-  return events;
+  return { events, full };
 }

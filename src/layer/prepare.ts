@@ -60,11 +60,11 @@ async function readHistory(
   input: PrepareInput,
   catalogue: Catalogue,
   warn: (message: string) => void,
-): Promise<{ readonly order: readonly string[]; readonly full: readonly string[] }> {
+): Promise<{ readonly order: readonly string[]; readonly full: string[] }> {
   const { sessionId } = input;
   const keep = layer.resolved.maxDiscoveredKeep;
   const known = (name: string) => name !== SEARCH_TOOL_NAME && catalogue.byName.has(name);
-  const events = readEvents(input.messages, SEARCH_TOOL_NAME, known);
+  const { events, full } = readEvents(input.messages, SEARCH_TOOL_NAME, known);
   const learning = layer.learner && (await layer.learner()).round(sessionId, input.messages, SEARCH_TOOL_NAME, known);
   const record = await layer.sessions.change(
     sessionId,
@@ -79,7 +79,6 @@ async function readHistory(
   const written = learning?.commit(inline ? warn : layer.warn, inline);
   if (written && input.waitUntil) input.waitUntil(written);
   else if (written && inline) await written;
-  const full = events.flatMap((event) => (event.full ? [event.name] : []));
   return { order: record?.order ?? [], full };
 }
 
@@ -133,10 +132,11 @@ export function createPrepare(layer: Layer): (input: PrepareInput) => Promise<Pr
         ? await layer.modes.tools(sessionId, catalogue, visible, groupsKey(enabledGroups))
         : exposure.tools;
     // What the model holds in full from now: the definitions in the history's results and in this tools block.
-    const inBlock = exposed.flatMap((tool) =>
-      tool.name === SEARCH_TOOL_NAME || tool.name === CALL_TOOL_NAME ? [] : [tool.name],
-    );
-    layer.held.set(sessionId, [...history.full, ...inBlock], Array.isArray(input.messages));
+    // The round's own array, extended in place: copying the history's names into a new one would cost a long history.
+    const held = history.full;
+    for (const tool of exposed)
+      if (tool.name !== SEARCH_TOOL_NAME && tool.name !== CALL_TOOL_NAME) held.push(tool.name);
+    layer.held.set(sessionId, held, Array.isArray(input.messages));
     layer.debug(`${sessionId}: exposing ${exposed.length} of ${tools.length} tools`);
     return { tools: exposed, bypassed: false, discovered, warnings };
   };

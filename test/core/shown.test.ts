@@ -76,6 +76,40 @@ describe('search results: a definition already held is marked shown', () => {
     expect(cleared.tools[0]?.shown).toBeUndefined();
   });
 
+  it('counts only the tools a result in the history carried whole, and what searches sent since that prepare', async () => {
+    const layer = createToolSearch({ ...quiet(), exposure: 'bridge' });
+    const tool = (name: string) => catalogue.find((t) => t.name === name);
+    const result = JSON.stringify({
+      found: 4,
+      tools: [
+        tool('send_email'),
+        { name: 'get_weather', description: tool('get_weather')?.description, shown: true },
+        { name: 'read_file', description: tool('read_file')?.description, parameters: 'path: string' },
+        { name: 'no_such_tool', description: '', parameters: {} },
+      ],
+    });
+    const history: Message[] = [
+      ...callAndResult('r1', 'search_tools', result, JSON.stringify({ query: 'x' })),
+      ...callAndResult('u1', 'get_forecast', '{"ok":true}'),
+    ];
+    const round = await layer.prepare({ ...context, messages: history });
+    expect(round.discovered).toEqual(['send_email', 'get_weather', 'read_file', 'get_forecast']);
+    const shownIn = async (query: string) => {
+      const found = (await layer.search(context, { query })) as SearchResult;
+      return found.tools.filter((t) => t.shown).map((t) => t.name);
+    };
+    expect(await shownIn('send email')).toContain('send_email');
+    // Marked shown, summarised, or only called: the history holds none of them whole.
+    await layer.prepare({ ...context, messages: history });
+    expect(await shownIn('read file')).not.toContain('read_file');
+    await layer.prepare({ ...context, messages: history });
+    expect(await shownIn('weather')).toEqual([]); // get_weather, query_city_weather, get_forecast
+    // Until the next prepare, what a search sent whole is held too; that prepare holds only what its history holds.
+    expect(await shownIn('weather')).toEqual(['get_weather', 'query_city_weather', 'get_forecast']);
+    await layer.prepare({ ...context, messages: history });
+    expect(await shownIn('weather')).toEqual([]);
+  });
+
   it('leaves compact results as they are: they carry no definitions to begin with', async () => {
     const layer = createToolSearch({ ...quiet(), searchResults: 'compact' });
     const history: Message[] = [];
