@@ -31,10 +31,9 @@ import {
   saveChoice,
   storeNote,
 } from './ui-settings.ts';
-import { act, byId, renderResult } from './view.ts';
+import { act, byId, plural, renderResult } from './view.ts';
 
 const input = (id: string) => byId<HTMLInputElement>(id);
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** A new conversation: the session forgotten by the layer and the host, the script at its start. */
 async function newConversation(): Promise<void> {
