@@ -97,10 +97,10 @@ const PREPARE: Record<Provider, string> = {
 function defaultNote(switchedFrom: Mode | undefined): string {
   const { label, defaultMode } = PROVIDERS[app.provider];
   if (app.mode !== defaultMode) return `Not the default of ${label}, which is ${defaultMode}.`;
-  const what = `${defaultMode} is the default of ${label}: what ${PREPARE[app.provider]} does when no exposure is passed.`;
+  const why = `(what ${PREPARE[app.provider]} does when no exposure is passed)`;
   return switchedFrom === undefined || switchedFrom === defaultMode
-    ? what
-    : `Switched from ${switchedFrom} to ${defaultMode} with the provider: ${what}`;
+    ? `${defaultMode} is the default of ${label} ${why}.`
+    : `Switched from ${switchedFrom} to ${defaultMode}, the default of ${label} ${why}; ${switchedFrom} is still one click away.`;
 }
 
 /**

@@ -199,7 +199,7 @@ test('a provider switch selects that adapter’s default mode and says so', asyn
   await expect(page.locator('#modes input:checked')).toHaveValue('native');
   await expect(page.locator('#body-title')).toHaveText('Anthropic Messages, mode native');
   await expect(page.locator('#mode-note')).toContainText(
-    'Switched from bridge to native with the provider: native is the default of Anthropic Messages',
+    'Switched from bridge to native, the default of Anthropic Messages (what prepareAnthropicMessages does when no exposure is passed)',
   );
   await shot(page, 'provider-default-mode');
   // A mode chosen by hand is named as not the default, and a switch back lands on the next adapter's default.
@@ -209,7 +209,7 @@ test('a provider switch selects that adapter’s default mode and says so', asyn
   await page.selectOption('#provider', 'gemini');
   await ready(page);
   await expect(page.locator('#modes input:checked')).toHaveValue('bridge');
-  await expect(page.locator('#mode-note')).toContainText('Switched from tools to bridge with the provider');
+  await expect(page.locator('#mode-note')).toContainText('Switched from tools to bridge, the default of Gemini');
   // The choice is saved with the provider: a reload keeps it.
   await page.reload();
   await ready(page);
