@@ -162,7 +162,7 @@ test('an uploaded catalogue survives a reload; own queries get recall@5 and MRR 
   await ready(page);
   await page.click('#run-queries');
   await ready(page);
-  await expect(page.locator('.scores caption')).toHaveText('7 queries');
+  await expect(page.locator('.scores caption')).toHaveText('14 queries');
 });
 
 test('counts of one read in the singular: one tool in one group, one query', async ({ page }) => {
