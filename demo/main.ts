@@ -8,7 +8,7 @@ import { wireChat } from './chat.ts';
 import { detectModes } from './detect-modes.ts';
 import { clearEvents } from './events.ts';
 import { forget, load, save } from './persist.ts';
-import type { Mode, Provider } from './providers.ts';
+import { type Mode, PROVIDERS, type Provider } from './providers.ts';
 import { searchArgs } from './session.ts';
 import {
   applyOwn,
@@ -31,10 +31,9 @@ import {
   saveChoice,
   storeNote,
 } from './ui-settings.ts';
-import { act, byId, renderResult } from './view.ts';
+import { act, byId, plural, renderResult } from './view.ts';
 
 const input = (id: string) => byId<HTMLInputElement>(id);
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** A new conversation: the session forgotten by the layer and the host, the script at its start. */
 async function newConversation(): Promise<void> {
@@ -172,9 +171,13 @@ async function switchMode(mode: Mode): Promise<void> {
   await showRound();
 }
 
+// A new provider starts in its adapter's default exposure, as a new user of that adapter would: the mode of
+// another provider is not a choice that carries over (Anthropic's default is native, the others' bridge).
 async function switchProvider(provider: Provider): Promise<void> {
+  const previous = app.mode;
   app.provider = provider;
-  fillModes();
+  app.mode = PROVIDERS[provider].defaultMode;
+  fillModes(previous);
   saveChoice(provider, app.mode);
   await showRound();
 }

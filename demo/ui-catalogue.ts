@@ -8,7 +8,7 @@ import { FORMAT_LABELS, importTools } from './import-tools.ts';
 import { evaluateLearning } from './learn-golden.ts';
 import { load, save } from './persist.ts';
 import { SAMPLE_QUERIES } from './sample-queries.ts';
-import { byId, chips, formatCount, h } from './view.ts';
+import { byId, chips, formatCount, h, plural } from './view.ts';
 
 /** The id of the visitor's own catalogue in the picker. */
 export const OWN = 'own';
@@ -38,7 +38,7 @@ export function showCatalogueStats(): void {
   const groups = groupCounts(app.tools).size;
   const tokens = toolTokens(app.tools);
   const cost = tokens === undefined ? '' : ` · ${formatCount(tokens)} tokens as a plain tools list`;
-  byId('catalogue-stats').textContent = `${formatCount(app.tools.length)} tools · ${groups} groups${cost}`;
+  byId('catalogue-stats').textContent = `${plural(app.tools.length, 'tool')} · ${plural(groups, 'group')}${cost}`;
 }
 
 /** Reads the pasted text; on success saves it and returns the tools, else shows the problems by the input. */
@@ -65,7 +65,7 @@ export async function applyOwn(text: string): Promise<Tool[] | undefined> {
     h(
       'p',
       { class: 'ok' },
-      `Read ${formatCount(imported.tools.length)} tools as ${FORMAT_LABELS[imported.format]}. Saved in this browser: they come back after a reload.`,
+      `Read ${plural(imported.tools.length, 'tool')} as ${FORMAT_LABELS[imported.format]}. Saved in this browser: the catalogue comes back after a reload.`,
     ),
   );
   return imported.tools;
@@ -116,7 +116,7 @@ function summaryTable(report: GoldenReport): HTMLElement {
     h(
       'table',
       { class: 'scores' },
-      h('caption', {}, `${report.outcomes.length} queries`),
+      h('caption', {}, plural(report.outcomes.length, 'query', 'queries')),
       h(
         'thead',
         {},
@@ -192,7 +192,7 @@ export async function learnFromQueries(): Promise<void> {
     h(
       'p',
       {},
-      `Learned from ${report.fed.length} sessions (every other query: a search, then its tools called); recall@5 of the other ${report.outcomes.length}:`,
+      `Learned from ${plural(report.fed.length, 'session')} (every other query: a search, then its tools called); recall@5 of the other ${report.outcomes.length}:`,
     ),
     h(
       'div',

@@ -85,8 +85,29 @@ export function fillProviders(): void {
   fillModes();
 }
 
-/** The radios of the modes the provider's adapter offers; a mode it lacks falls back to the adapter's default. */
-export function fillModes(): void {
+/** The adapter function whose default each provider's mode hint names. */
+const PREPARE: Record<Provider, string> = {
+  'openai-chat': 'prepareChatCompletion',
+  'openai-responses': 'prepareResponse',
+  anthropic: 'prepareAnthropicMessages',
+  gemini: 'prepareGeminiRequest',
+};
+
+/** Whether the chosen mode is the adapter's default, and which mode a provider switch left behind. */
+function defaultNote(switchedFrom: Mode | undefined): string {
+  const { label, defaultMode } = PROVIDERS[app.provider];
+  if (app.mode !== defaultMode) return `Not the default of ${label}, which is ${defaultMode}.`;
+  const why = `(what ${PREPARE[app.provider]} does when no exposure is passed)`;
+  return switchedFrom === undefined || switchedFrom === defaultMode
+    ? `${defaultMode} is the default of ${label} ${why}.`
+    : `Switched from ${switchedFrom} to ${defaultMode}, the default of ${label} ${why}; ${switchedFrom} is still one click away.`;
+}
+
+/**
+ * The radios of the modes the provider's adapter offers; a mode it lacks falls back to the adapter's default.
+ * `switchedFrom` is the mode before a provider switch, named in the hint when it changed.
+ */
+export function fillModes(switchedFrom?: Mode): void {
   const modes = providerModes();
   if (!modes.includes(app.mode)) app.mode = PROVIDERS[app.provider].defaultMode;
   const box = byId('modes');
@@ -98,7 +119,7 @@ export function fillModes(): void {
       return h('label', { class: 'check' }, input, ` ${mode}`);
     }),
   );
-  byId('mode-note').textContent = MODE_NOTES[app.mode];
+  byId('mode-note').textContent = `${defaultNote(switchedFrom)} ${MODE_NOTES[app.mode]}`;
 }
 
 /** Saves the provider and mode. */

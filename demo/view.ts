@@ -24,6 +24,10 @@ const number = new Intl.NumberFormat('en');
 /** A count with thousands separators. */
 export const formatCount = (n: number): string => number.format(n);
 
+/** A count with its noun, singular for one: `1 tool`, `2 tools`, `1 query`, `2 queries`. */
+export const plural = (n: number, noun: string, nouns = `${noun}s`): string =>
+  `${formatCount(n)} ${n === 1 ? noun : nouns}`;
+
 /** Names as code chips, or a muted word when there are none. */
 export const chips = (names: readonly string[], empty: string): HTMLElement =>
   names.length === 0

@@ -1,9 +1,10 @@
 // Issue 30, item 5: what a new user tripped on in the playground. A pasted catalogue gets a real query for its
 // script (an empty one printed “” and returned every tool), and a mode that costs more than sending every tool
-// says so with a plus sign (the minus was hard-coded: "−-7%").
+// says so with a plus sign (the minus was hard-coded: "−-7%"). The cost advice names only modes the chosen
+// provider offers (it recommended 'native' to Chat Completions, which has none).
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { PLAYGROUND, ready } from './playground-helpers.ts';
+import { PLAYGROUND, ready, shot } from './playground-helpers.ts';
 
 test.use(PLAYGROUND);
 
@@ -41,4 +42,27 @@ test('starts in the chosen provider adapter’s default mode, not in mode tools'
   await page.goto('/');
   await ready(page);
   await expect(page.locator('#modes input[value=bridge]')).toBeChecked();
+});
+
+test('the cost advice recommends only a mode the chosen provider offers', async ({ page }) => {
+  await page.goto('/');
+  await ready(page);
+  for (let i = 0; i < 3; i++) {
+    await page.click('#script-step');
+    await ready(page);
+  }
+  const advice = page.locator('#cost-advice');
+  await expect(advice).toBeVisible();
+  // Chat Completions offers tools and bridge: native, cheapest under OpenAI's rules, is only Responses'.
+  await expect(advice).toHaveAttribute('data-mode', /^(tools|bridge|none)$/);
+  await expect(advice).toContainText(/of the modes OpenAI Chat Completions offers, '(tools|bridge)'/);
+  await expect(advice).not.toContainText(/'native'[^.]* is cheapest/);
+  await expect(advice).toContainText('but only with another request shape: OpenAI Responses');
+  await shot(page, 'cost-advice-chat');
+  // Responses offers native: there it is the recommendation, with nothing said about another shape.
+  await page.selectOption('#provider', 'openai-responses');
+  await ready(page);
+  await expect(advice).toHaveAttribute('data-mode', 'native');
+  await expect(advice).toContainText("of the modes OpenAI Responses offers, 'native'");
+  await expect(advice).not.toContainText('another request shape');
 });

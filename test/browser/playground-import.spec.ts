@@ -164,3 +164,17 @@ test('an uploaded catalogue survives a reload; own queries get recall@5 and MRR 
   await ready(page);
   await expect(page.locator('.scores caption')).toHaveText('14 queries');
 });
+
+test('counts of one read in the singular: one tool in one group, one query', async ({ page }) => {
+  const one = TOOLS.slice(0, 1).map((t) => ({ name: t.name, description: t.description, groups: ['only'] }));
+  await paste(page, JSON.stringify(one));
+  await expect(page.locator('#own-result')).toContainText('Read 1 tool as');
+  await expect(page.locator('#catalogue-stats')).toContainText(/^1 tool · 1 group · [\d,]+ tokens/);
+  await paste(page, JSON.stringify([...one, { name: 'second_tool', description: 'another', groups: ['only'] }]));
+  await expect(page.locator('#catalogue-stats')).toContainText(/^2 tools · 1 group · /);
+  await page.fill('#queries', `take a screenshot → ${one[0]?.name}`);
+  await page.click('#run-queries');
+  await ready(page);
+  await expect(page.locator('.scores caption')).toHaveText('1 query');
+  await shot(page, 'import-singular');
+});

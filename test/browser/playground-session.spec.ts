@@ -186,3 +186,33 @@ test('mode bridge: the same tools every round, the found tool called through cal
   await expect(page.locator('#usable li[data-via=call]')).toHaveCount(0);
   expect(await exposedNames(page)).toEqual(['search_tools', 'create_pull_request']);
 });
+
+test('a provider switch selects that adapter’s default mode and says so', async ({ page }) => {
+  await ready(page);
+  await page.click('#script-step');
+  await ready(page);
+  await expect(page.locator('#modes input:checked')).toHaveValue('bridge');
+  await expect(page.locator('#mode-note')).toContainText('bridge is the default of OpenAI Chat Completions');
+  // Anthropic's adapter defaults to native (prepareAnthropicMessages with no exposure): bridge does not carry over.
+  await page.selectOption('#provider', 'anthropic');
+  await ready(page);
+  await expect(page.locator('#modes input:checked')).toHaveValue('native');
+  await expect(page.locator('#body-title')).toHaveText('Anthropic Messages, mode native');
+  await expect(page.locator('#mode-note')).toContainText(
+    'Switched from bridge to native, the default of Anthropic Messages (what prepareAnthropicMessages does when no exposure is passed)',
+  );
+  await shot(page, 'provider-default-mode');
+  // A mode chosen by hand is named as not the default, and a switch back lands on the next adapter's default.
+  await page.check('#modes input[value=tools]');
+  await ready(page);
+  await expect(page.locator('#mode-note')).toContainText('Not the default of Anthropic Messages, which is native.');
+  await page.selectOption('#provider', 'gemini');
+  await ready(page);
+  await expect(page.locator('#modes input:checked')).toHaveValue('bridge');
+  await expect(page.locator('#mode-note')).toContainText('Switched from tools to bridge, the default of Gemini');
+  // The choice is saved with the provider: a reload keeps it.
+  await page.reload();
+  await ready(page);
+  await expect(page.locator('#provider')).toHaveValue('gemini');
+  await expect(page.locator('#modes input:checked')).toHaveValue('bridge');
+});

@@ -113,3 +113,28 @@ test('every setting, one of them invalid, and the groups of the largest catalogu
   await expect(page.locator('#options-error')).toBeHidden();
   await shot(page, 'bfcl-settings');
 });
+
+test('the settings keep their columns whatever the notes say: a store or provider switch moves no box', async ({
+  page,
+}) => {
+  const boxes = ['#options > fieldset:first-child', '#store', '#provider', '#modes', '.groups-box', '#session-id'];
+  const columns = () =>
+    Promise.all(boxes.map(async (box) => Math.round((await page.locator(box).boundingBox())?.x ?? -1)));
+  const before = await columns();
+  // Three columns: the layer options; the store, provider and mode; the groups and the session.
+  const [options, store, provider, modes, groups, session] = before as number[];
+  expect(options).toBeLessThan(store as number);
+  expect(provider).toBe(store);
+  expect(modes).toBe(store);
+  expect(store).toBeLessThan(groups as number);
+  expect(session).toBe(groups);
+  // The IndexedDB note is longer than the memory one; Anthropic has more modes and a longer hint.
+  await page.check('#store-indexeddb');
+  await ready(page);
+  await expect(page.locator('#store-note')).toContainText('IndexedDB:');
+  expect(await columns()).toEqual(before);
+  await shot(page, 'settings-indexeddb');
+  await page.selectOption('#provider', 'anthropic');
+  await ready(page);
+  expect(await columns()).toEqual(before);
+});
