@@ -16,40 +16,30 @@ export interface Held {
 /** Per session, the definitions its model holds, as of its last `prepare`. */
 export interface HeldMemory {
   /** `names` is kept as given until a `get` reads it: the caller must not change it after. */
-  set(sessionId: string, names: Iterable<string>, grows: boolean): void;
+  set(sessionId: string, names: string[], grows: boolean): void;
   get(sessionId: string): Held | undefined;
   /** Forgets one session, or every session when omitted. */
   forget(sessionId?: string): void;
 }
 
-/** A session's entry: the names `set` was given, made a Set by the first `get`, which every later `get` returns. */
-interface Entry {
-  names: Iterable<string> | undefined;
-  readonly grows: boolean;
-  held: Held | undefined;
-}
-
 /**
  * A bounded memory of held definitions; it lives with the layer, so a layer made per request starts empty. Every
- * prepare sets it and only a search reads it, so the Set is made by the first search after a prepare, not by every
- * prepare: a long history names thousands of tools, and most rounds search nothing.
+ * prepare sets it and only a search reads it, so a session's names become a Set at the first search after a prepare
+ * (the same Set for every later one), not at every prepare: a long history names thousands of tools, and most rounds
+ * search nothing.
  */
 export function createHeldMemory(): HeldMemory {
-  const sessions = new Map<string, Entry>();
+  const sessions = new Map<string, { names: string[] | Set<string>; readonly grows: boolean }>();
   return {
     set(sessionId, names, grows) {
       sessions.delete(sessionId);
       if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
-      sessions.set(sessionId, { names, grows, held: undefined });
+      sessions.set(sessionId, { names, grows });
     },
     get(sessionId) {
       const entry = sessions.get(sessionId);
-      if (!entry) return undefined;
-      if (!entry.held) {
-        entry.held = { names: new Set(entry.names), grows: entry.grows };
-        entry.names = undefined;
-      }
-      return entry.held;
+      if (entry && Array.isArray(entry.names)) entry.names = new Set(entry.names);
+      return entry as Held | undefined;
     },
     forget(sessionId) {
       if (sessionId === undefined) sessions.clear();
