@@ -91,44 +91,28 @@ export function costInput(round: Round, provider: Provider, keep: Keep): Session
   };
 }
 
-/** Each mode as the advice names it, in the words of `recommendExposure`. */
-const NAMES: Record<CostMode, string> = {
-  none: 'sending every tool every turn (no layer)',
-  tools: "'tools' (the tools block grows at each discovery)",
-  bridge: "'bridge' (a constant tools block; schemas arrive in search results)",
-  native: "'native' (the provider's own deferral; loaded tools are appended)",
-};
-// recommendExposure's order for ties: append-only first, then the layer's own, then no layer.
-const TIE_ORDER: readonly CostMode[] = ['native', 'bridge', 'tools', 'none'];
-const count = (n: number) => formatCount(Math.round(n));
+/** The modes of the cost model a provider's adapter offers (what the visitor can switch to). */
+const offeredBy = (provider: Provider) =>
+  PROVIDERS[provider].modes.filter((mode): mode is 'tools' | 'bridge' | 'native' => mode !== 'inline');
 
 /**
- * The cheapest mode the provider's adapter offers (what the visitor can switch to), priced by `recommendExposure`.
- * Its own pick can be a mode of another request shape under the same cache rules (native for Chat Completions,
+ * The cheapest mode the provider's adapter offers, as `recommendExposure` says it given the modes offered. Its pick
+ * among every mode can be one of another request shape under the same cache rules (native for Chat Completions,
  * which only Responses has): that one is named as another provider's, never recommended.
  */
 export function advise(input: SessionCostInput, provider: Provider): { mode: CostMode; text: string } {
-  const { costs, exposure } = recommendExposure(input);
-  const cost = (mode: CostMode) => costs[mode] as number;
   const { label } = PROVIDERS[provider];
-  const offers = (p: Provider, mode: CostMode) => mode === 'none' || PROVIDERS[p].modes.includes(mode);
-  const offered = TIE_ORDER.filter((mode) => costs[mode] !== null && offers(provider, mode));
-  // A stable sort: equal costs keep the tie order.
-  const [best, next] = offered.sort((a, b) => cost(a) - cost(b)) as [CostMode, CostMode];
-  const [bestCost, nextCost, none] = [cost(best), cost(next), cost('none')];
-  const among = `of the modes ${label} offers,`;
-  const text =
-    best === 'none'
-      ? `${among} sending every tool is cheapest here (${count(none)} token-equivalents against ${count(nextCost)} for ${NAMES[next]}): the catalogue is small enough that the layer's search rounds cost more than its cached tools, so leave the layer off for sessions like this.`
-      : `${among} ${NAMES[best]} is cheapest at ${count(bestCost)} token-equivalents, ${Math.round((1 - bestCost / none) * 100)}% below sending every tool (${count(none)})${next === 'none' ? '' : ` and ${count(nextCost - bestCost)} below the next best, ${NAMES[next]}`}.`;
-  const elsewhere = (Object.keys(PROVIDERS) as Provider[]).filter(
-    (other) => costProvider(other) === costProvider(provider) && offers(other, exposure),
+  const advice = recommendExposure({ ...input, modes: offeredBy(provider) });
+  const { exposure: elsewhere, costs } = recommendExposure(input);
+  const shapes = (Object.keys(PROVIDERS) as Provider[]).filter(
+    (other) => costProvider(other) === costProvider(provider) && (offeredBy(other) as CostMode[]).includes(elsewhere),
   );
-  const aside =
-    cost(exposure) < bestCost && elsewhere.length > 0
-      ? ` ${NAMES[exposure]} would cost ${count(cost(exposure))}, but only with another request shape: ${elsewhere.map((p) => PROVIDERS[p].label).join(', ')}; ${label} does not offer it.`
-      : '';
-  return { mode: best, text: `${text}${aside}` };
+  const cheaper = (costs[elsewhere] as number) < (costs[advice.exposure] as number) && shapes.length > 0;
+  const aside = cheaper
+    ? ` '${elsewhere}' would cost ${formatCount(Math.round(costs[elsewhere] as number))}, but only with another request shape: ${shapes.map((p) => PROVIDERS[p].label).join(', ')}; ${label} does not offer it.`
+    : '';
+  const reason = advice.reason.replace(/^Sending/, 'sending');
+  return { mode: advice.exposure, text: `of the modes ${label} offers, ${reason}${aside}` };
 }
 
 /** Draws both charts and the one-line headline about the last round. */

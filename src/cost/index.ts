@@ -54,6 +54,12 @@ export interface SessionCostInput {
   readonly readMultiplier?: number;
   /** The model's output price over its input price. */
   readonly outputMultiplier?: number;
+  /**
+   * The modes the host's request shape offers, for `recommendExposure` to choose among (leaving the layer off is
+   * always among them): OpenAI's Chat Completions has no native deferral, its Responses API has. Default: every mode
+   * the provider's rules price.
+   */
+  readonly modes?: readonly ('tools' | 'bridge' | 'native')[];
 }
 
 /** The cost of one session in every mode; `null` where the provider has no such mode. */
@@ -103,6 +109,12 @@ const inputSchema = v.strictObject({
   ttl: v.optional(v.picklist(['5m', '1h'], 'must be "5m" or "1h"'), '5m'),
   readMultiplier: ratio,
   outputMultiplier: ratio,
+  modes: v.optional(
+    v.pipe(
+      v.array(v.picklist(['tools', 'bridge', 'native'], 'must hold "tools", "bridge" or "native" only')),
+      v.minLength(1, 'must not be empty'),
+    ),
+  ),
 });
 
 const MODES: readonly CostMode[] = ['none', 'tools', 'bridge', 'native'];
@@ -157,15 +169,21 @@ const NAMES: Readonly<Record<CostMode, string>> = {
 
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
 
-/** The cheapest mode for a session, with every mode's cost and the reason in one sentence. */
+/**
+ * The cheapest mode for a session among those its request shape offers (`modes`), with every mode's cost and the
+ * reason in one sentence.
+ */
 export function recommendExposure(input: SessionCostInput): ExposureAdvice {
   const estimate = estimateSessionCost(input);
+  const { modes: offered } = input;
   const costs = Object.fromEntries(MODES.map((mode) => [mode, estimate.modes[mode]?.cost ?? null])) as Record<
     CostMode,
     number | null
   >;
   // Ties go to the earlier mode of this order: append-only first, then the layer's own, then no layer.
-  const order: CostMode[] = ['native', 'bridge', 'tools', 'none'];
+  const order = (['native', 'bridge', 'tools', 'none'] as const).filter(
+    (mode) => mode === 'none' || !offered || offered.includes(mode),
+  );
   let best: CostMode = 'none';
   for (const mode of order) {
     const cost = costs[mode];
@@ -174,10 +192,11 @@ export function recommendExposure(input: SessionCostInput): ExposureAdvice {
   const none = costs.none as number;
   const runnerUp = order
     .filter((mode) => mode !== best && costs[mode] !== null)
-    .sort((a, b) => (costs[a] as number) - (costs[b] as number))[0] as CostMode;
+    .sort((a, b) => (costs[a] as number) - (costs[b] as number))[0];
   const bestCost = costs[best] as number;
-  const reason =
-    best === 'none'
+  const reason = !runnerUp
+    ? `Sending every tool (${round(none)} token-equivalents) is the only choice here: ${estimate.provider}'s rules price none of the modes offered.`
+    : best === 'none'
       ? `Sending every tool is cheapest here (${round(none)} token-equivalents against ${round(costs[runnerUp] as number)} for ${NAMES[runnerUp]}): the catalogue is small enough that the layer's search rounds cost more than its cached tools, so leave the layer off for sessions like this.`
       : `${NAMES[best]} is cheapest at ${round(bestCost)} token-equivalents, ${Math.round((1 - bestCost / none) * 100)}% below sending every tool (${round(none)}) and ${round((costs[runnerUp] as number) - bestCost)} below the next best, ${NAMES[runnerUp]}.`;
   return { exposure: best, costs, reason };

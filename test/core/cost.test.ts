@@ -121,6 +121,26 @@ describe('recommendExposure', () => {
     }
   });
 
+  it('chooses among the modes the request shape offers: Chat Completions has no native deferral', () => {
+    const chat = { ...session, provider: 'openai', catalogueTokens: 25_688, toolCount: 117 } as const;
+    const every = recommendExposure(chat);
+    expect(every.exposure).toBe('native');
+    const offered = recommendExposure({ ...chat, modes: ['tools', 'bridge'] });
+    expect(offered.exposure).toBe('bridge');
+    // The costs are every mode's still; the sentence compares only what is offered.
+    expect(offered.costs).toEqual(every.costs);
+    expect(offered.reason).not.toContain("'native'");
+    expect(offered.reason).toMatch(/^'bridge' .* is cheapest at [\d,]+ token-equivalents/);
+    // Gemini prices no native mode: offered only that, leaving the layer off is the one choice.
+    const gemini = recommendExposure({ ...chat, provider: 'gemini', modes: ['native'] });
+    expect(gemini.exposure).toBe('none');
+    expect(gemini.reason).toMatch(/^Sending every tool \([\d,]+ token-equivalents\) is the only choice here: gemini/);
+    expect(() => recommendExposure({ ...chat, modes: [] })).toThrow('invalid option "modes": must not be empty');
+    expect(() => recommendExposure({ ...chat, modes: ['deferred' as 'native'] })).toThrow(
+      'must hold "tools", "bridge" or "native" only',
+    );
+  });
+
   it('crosses over from none to the layer as the catalogue grows', () => {
     const pick = (catalogueTokens: number) => recommendExposure({ ...session, catalogueTokens }).exposure;
     expect(pick(1000)).toBe('none');
