@@ -4,8 +4,18 @@
 // live is decided there), so it shares the memory's bound, its oldest-first pruning, its replay safety and its
 // forgetting. The names, places and dates that fill a template vary from session to session and wash out of a set's
 // profile; the words that say what the request wants come back every time and stand out.
+import { grown } from './grown.ts';
 import type { Entry, EntryHooks } from './memory-entries.ts';
-import { backToEnd, createSetPairs, freePair, holdPair, newPair, releasePair, type SetPairs } from './set-pairs.ts';
+import {
+  backToEnd,
+  createSetPairs,
+  freePair,
+  grownBytes,
+  holdPair,
+  newPair,
+  releasePair,
+  type SetPairs,
+} from './set-pairs.ts';
 
 /** One tool set's profile: its tools, its sessions' live requests, and per hashed term its pair. */
 export interface SetProfile {
@@ -33,13 +43,17 @@ export interface SetProfiles {
   norms: Float64Array;
   normsAt: Float64Array;
   /**
-   * Per set id, 1 while its length stands past its load: until a load changes what it is computed from (the set's
-   * sessions, its terms' sessions, how many sets hold them: set-pairs.ts `reweighed`) or the sets in use (`keptLive`,
-   * as of which the kept lengths were computed). A server that commits as it serves loads before nearly every search,
-   * and a load changes few sets' lengths.
+   * Per set id, whether its length stands past its load. 0: it is computed again, once a load changed the set's own
+   * sessions or pairs (set-pairs.ts `reweighed`). 1: `norms` holds it while `normsLive` sets are in use. 2: only bounds
+   * on it are kept, since a term it holds is held by more or fewer sets (its IDF moved). A server that commits as it
+   * serves loads before nearly every search, and a commit changes few sets but moves the IDF of common terms, and
+   * most commits bring a new set: bounds let a search compute again only the lengths of sets that may be its nearest.
    */
   kept: Uint8Array;
-  keptLive: number;
+  /** Per set id kept, the sets in use as of which its bounds are, and bounds on its length times its sessions, squared. */
+  normsLive: Int32Array;
+  sumLow: Float64Array;
+  sumHigh: Float64Array;
   /** While a session is taken out to judge the sets: lengths computed then stand for that load only, as before. */
   judging: boolean;
 }
@@ -55,7 +69,9 @@ export const createSetProfiles = (): SetProfiles => ({
   norms: new Float64Array(64),
   normsAt: new Float64Array(64).fill(-1),
   kept: new Uint8Array(64),
-  keptLive: 0,
+  normsLive: new Int32Array(64),
+  sumLow: new Float64Array(64),
+  sumHigh: new Float64Array(64),
   judging: false,
 });
 
@@ -77,13 +93,17 @@ function setOf(p: SetProfiles, key: string, entry: Entry): SetProfile {
   p.byId[id] = set;
   if (id >= p.sizes.length) {
     const size = p.sizes.length * 2;
-    const [sizes, norms, normsAt] = [new Int32Array(size), new Float64Array(size), new Float64Array(size).fill(-1)];
-    const kept = new Uint8Array(size);
-    sizes.set(p.sizes);
-    norms.set(p.norms);
+    const normsAt = new Float64Array(size).fill(-1);
     normsAt.set(p.normsAt);
-    kept.set(p.kept);
-    Object.assign(p, { sizes, norms, normsAt, kept });
+    Object.assign(p, {
+      normsAt,
+      sizes: grown(p.sizes, size),
+      norms: grown(p.norms, size),
+      kept: grownBytes(p.kept, size),
+      normsLive: grown(p.normsLive, size),
+      sumLow: grown(p.sumLow, size),
+      sumHigh: grown(p.sumHigh, size),
+    });
   }
   p.sizes[id] = 0;
   p.normsAt[id] = -1;
