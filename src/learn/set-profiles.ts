@@ -54,8 +54,13 @@ export interface SetProfiles {
   normsLive: Int32Array;
   sumLow: Float64Array;
   sumHigh: Float64Array;
-  /** While a session is taken out to judge the sets: lengths computed then stand for that load only, as before. */
+  /**
+   * While a session is taken out to judge the sets: lengths computed then are kept aside (`judgedNorms`, with the load
+   * they are of), and stand for that load only, as they always have; the lengths kept past loads stay as they are.
+   */
   judging: boolean;
+  judgedNorms: Float64Array;
+  judgedAt: Float64Array;
 }
 
 /** Creates empty profiles. */
@@ -73,6 +78,8 @@ export const createSetProfiles = (): SetProfiles => ({
   sumLow: new Float64Array(64),
   sumHigh: new Float64Array(64),
   judging: false,
+  judgedNorms: new Float64Array(64),
+  judgedAt: new Float64Array(64).fill(-1),
 });
 
 /** Terms once each: as this library writes them (sorted), they are. */
@@ -93,10 +100,13 @@ function setOf(p: SetProfiles, key: string, entry: Entry): SetProfile {
   p.byId[id] = set;
   if (id >= p.sizes.length) {
     const size = p.sizes.length * 2;
-    const normsAt = new Float64Array(size).fill(-1);
+    const [normsAt, judgedAt] = [new Float64Array(size).fill(-1), new Float64Array(size).fill(-1)];
     normsAt.set(p.normsAt);
+    judgedAt.set(p.judgedAt);
     Object.assign(p, {
       normsAt,
+      judgedAt,
+      judgedNorms: grown(p.judgedNorms, size),
       sizes: grown(p.sizes, size),
       norms: grown(p.norms, size),
       kept: grownBytes(p.kept, size),
@@ -107,6 +117,7 @@ function setOf(p: SetProfiles, key: string, entry: Entry): SetProfile {
   }
   p.sizes[id] = 0;
   p.normsAt[id] = -1;
+  p.judgedAt[id] = -1;
   p.kept[id] = 0;
   return set;
 }
@@ -203,6 +214,7 @@ export function withoutSession<T>(p: SetProfiles, set: SetProfile, session: numb
   p.sizes[set.id] = size - 1;
   if (size === 1) p.live--;
   p.normsAt[set.id] = -1;
+  p.judgedAt[set.id] = -1;
   p.kept[set.id] = 0;
   p.judging = true;
   try {
@@ -212,6 +224,7 @@ export function withoutSession<T>(p: SetProfiles, set: SetProfile, session: numb
     p.sizes[set.id] = size;
     if (size === 1) p.live++;
     p.normsAt[set.id] = -1;
+    p.judgedAt[set.id] = -1;
     p.kept[set.id] = 0;
     for (const n of taken) {
       const at = 2 * (slot[n] as number) + 1;

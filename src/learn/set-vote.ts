@@ -88,13 +88,17 @@ export function setLength(p: SetProfiles, id: number): number {
   return Math.sqrt(sum) / (p.sizes[id] as number);
 }
 
-/** A set's length (setLength), computed again only once the profiles changed. */
+/** A set's length (setLength) computed again, kept as of load `at` (aside while the sets are judged). */
 function normOf(p: SetProfiles, id: number, at: number): number {
-  if (p.normsAt[id] === at) return p.norms[id] as number;
   const norm = setLength(p, id);
+  if (p.judging) {
+    p.judgedNorms[id] = norm;
+    p.judgedAt[id] = at;
+    return norm;
+  }
   p.norms[id] = norm;
   p.normsAt[id] = at;
-  p.kept[id] = p.judging ? 0 : 1;
+  p.kept[id] = 1;
   p.normsLive[id] = p.live;
   const sum = (norm * (p.sizes[id] as number)) ** 2;
   p.sumLow[id] = sum * (1 - MARGIN);
@@ -263,7 +267,7 @@ export function nearestSets(
   for (let i = 0; i < SPREAD; i++) dot[i] = 0;
   const best: Near[] = [];
   const root = Math.sqrt(norm);
-  const { norms, normsAt, normsLive, kept } = p;
+  const { norms, normsAt, normsLive, kept, judgedNorms, judgedAt } = p;
   // A length kept from an earlier load stands, or its bounds, but not while a session is taken out (then only this
   // load's do).
   const keeps = !p.judging;
@@ -276,7 +280,10 @@ export function nearestSets(
     dot[f + SPREAD] = 0;
     slot[id] = 0;
     const state = keeps ? (kept[id] as number) : 0;
-    if (normsAt[id] === s.loads || (state === 1 && normsLive[id] === live))
+    if (normsAt[id] === s.loads) keepNearest(best, many, p.byId[id] as SetProfile, over / (norms[id] as number));
+    else if (judgedAt[id] === s.loads)
+      keepNearest(best, many, p.byId[id] as SetProfile, over / (judgedNorms[id] as number));
+    else if (state === 1 && normsLive[id] === live)
       keepNearest(best, many, p.byId[id] as SetProfile, over / (norms[id] as number));
     else if (state !== 0) {
       // Bounded only: computed again only if it may be among the best (below).
