@@ -18,15 +18,16 @@ export interface Learned {
 }
 
 /**
- * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) and the term's IDF, found once per
- * stored entry (none, for a term without one); and each posting's IDF · a(t, x) at the clock `u` it was last computed
- * for, computed again only when the clock moved. Plain arrays, not typed ones: their few elements sit on the heap next
- * to the record (a typed array of more than 64 bytes keeps them apart), so a search that reads them waits on fewer
- * cache misses.
+ * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) by the read postings' tool names, and
+ * the term's IDF, found once per stored entry (none, for a term without one); and each posting's IDF · a(t, x) at the
+ * clock `u` it was last computed for, computed again only when the clock moved. Plain arrays, not typed ones: their few
+ * elements sit on the heap next to the record (a typed array of more than 64 bytes keeps them apart), so a search that
+ * reads them waits on fewer cache misses.
  */
 export interface Resolved {
   readonly catalogue: Catalogue;
   readonly idf: number;
+  readonly names: readonly string[];
   readonly ids: readonly number[];
   /**
    * The entry's numbers the adds are computed from: its sessions that searched the term and its clock, then each read
@@ -57,6 +58,20 @@ function idfIn(ix: BuiltIndex, term: string): number {
  */
 const READ_PER_TERM = 12;
 
+/**
+ * A tool's id in the catalogue, taken from the term's earlier resolution when it read the same name: a commit writes
+ * a new entry with mostly the same tools, named by the same strings (compared by pointer), and looking each name up
+ * again in the catalogue (cold, after a commit) was most of the first search's cost of resolving.
+ */
+function idOf(tool: string, i: number, catalogue: Catalogue, was: Resolved | undefined): number {
+  if (was !== undefined) {
+    const { names } = was;
+    if (names[i] === tool) return was.ids[i] as number;
+    for (let j = 0; j < names.length; j++) if (names[j] === tool) return was.ids[j] as number;
+  }
+  return catalogue.byName.get(tool) ?? -1;
+}
+
 function resolve(
   entry: TermEntry | undefined,
   term: string,
@@ -64,24 +79,30 @@ function resolve(
   u: number,
   halfLife: number,
   known: Resolved | undefined,
+  earlier: Resolved | undefined,
 ): Resolved {
   // Most searches find the term as they left it, and read none of its postings (out of cache by then).
   if (known && known.catalogue === catalogue && known.u === u && known.halfLife === halfLife) return known;
+  const was = earlier?.catalogue === catalogue ? earlier : undefined;
   // A term nothing was learned for still counts, by its IDF alone.
-  if (!entry)
-    return { catalogue, idf: idfIn(catalogue.index as BuiltIndex, term), ids: [], raw: [], adds: [], u, halfLife };
+  if (!entry) {
+    const idf = was ? was.idf : idfIn(catalogue.index as BuiltIndex, term);
+    return { catalogue, idf, names: [], ids: [], raw: [], adds: [], u, halfLife };
+  }
   if (!known || known.catalogue !== catalogue) {
     const postings = entry[2];
     const read = Math.min(postings.length, READ_PER_TERM);
+    const names: string[] = [];
     const ids: number[] = [];
     const raw: number[] = [entry[0], entry[1]];
     for (let i = 0; i < read; i++) {
       const [tool, c, m, at] = postings[i] as Posting;
-      ids.push(catalogue.byName.get(tool) ?? -1);
+      names.push(tool);
+      ids.push(idOf(tool, i, catalogue, was));
       raw.push(c, m, at);
     }
-    const idf = idfIn(catalogue.index as BuiltIndex, term);
-    known = { catalogue, idf, ids, raw, adds: [], u: Number.NaN, halfLife };
+    const idf = was ? was.idf : idfIn(catalogue.index as BuiltIndex, term);
+    known = { catalogue, idf, names, ids, raw, adds: [], u: Number.NaN, halfLife };
     resolved.set(entry, known);
   }
   if (known.u !== u || known.halfLife !== halfLife) {
@@ -114,8 +135,9 @@ export const spanOf = (entry: TermEntry | undefined): number =>
   2 + 2 * (entry === undefined ? 0 : Math.min(entry[2].length, READ_PER_TERM));
 
 /**
- * Writes a term's resolved values (see Learned) at `to` in `data`, which holds spanOf(entry) doubles from there. Its
- * postings are resolved once per stored entry and catalogue, their adds again only when the clock moved.
+ * Writes a term's resolved values (see Learned) at `to` in `data`, which holds spanOf(entry) doubles from there, and
+ * gives them as resolved. Its postings are resolved once per stored entry and catalogue (from `earlier`, the term's
+ * resolution for an entry it had before, where they are the same), their adds again only when the clock moved.
  */
 export function writeTerm(
   data: Float64Array,
@@ -125,8 +147,10 @@ export function writeTerm(
   catalogue: Catalogue,
   u: number,
   halfLife: number,
-): void {
-  const { idf, ids, adds } = resolve(entry, term, catalogue, u, halfLife, entry && resolved.get(entry));
+  earlier?: Resolved,
+): Resolved {
+  const known = resolve(entry, term, catalogue, u, halfLife, entry && resolved.get(entry), earlier);
+  const { idf, ids, adds } = known;
   data[to] = idf;
   let at = to + 2;
   for (let i = 0; i < ids.length; i++) {
@@ -139,6 +163,7 @@ export function writeTerm(
     at += 2;
   }
   data[to + 1] = (at - to - 2) / 2;
+  return known;
 }
 
 /**
