@@ -18,16 +18,17 @@ export interface Learned {
 }
 
 /**
- * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) by the read postings' tool names, and
- * the term's IDF, found once per stored entry (none, for a term without one); and each posting's IDF · a(t, x) at the
- * clock `u` it was last computed for, computed again only when the clock moved. Plain arrays, not typed ones: their few
- * elements sit on the heap next to the record (a typed array of more than 64 bytes keeps them apart), so a search that
- * reads them waits on fewer cache misses.
+ * A term's postings resolved for one catalogue: tool ids (-1 for a tool it lacks) and the term's IDF, found once per
+ * stored entry (none, for a term without one); and each posting's IDF · a(t, x) at the clock `u` it was last computed
+ * for, computed again only when the clock moved. Plain arrays, not typed ones: their few elements sit on the heap next
+ * to the record (a typed array of more than 64 bytes keeps them apart), so a search that reads them waits on fewer
+ * cache misses.
  */
 export interface Resolved {
   readonly catalogue: Catalogue;
   readonly idf: number;
-  readonly names: readonly string[];
+  /** The postings read (the entry's strongest), for a resolution of the term's next entry to find by pointer. */
+  readonly postings: readonly Posting[];
   readonly ids: readonly number[];
   /**
    * The entry's numbers the adds are computed from: its sessions that searched the term and its clock, then each read
@@ -59,17 +60,35 @@ function idfIn(ix: BuiltIndex, term: string): number {
 const READ_PER_TERM = 12;
 
 /**
- * A tool's id in the catalogue, taken from the term's earlier resolution when it read the same name: a commit writes
- * a new entry with mostly the same tools, named by the same strings (compared by pointer), and looking each name up
- * again in the catalogue (cold, after a commit) was most of the first search's cost of resolving.
+ * Resolves a term's entry for a catalogue. From `was`, a resolution of the term for an entry it had before (the same
+ * catalogue), it takes the IDF, and the id and numbers of each posting the new entry kept as it was (the same array,
+ * found by pointer: a commit copies only the postings it changes, and no one changes a posting in place): looking
+ * each tool up again in the catalogue, out of cache after a commit, was the first search's largest cost of resolving.
  */
-function idOf(tool: string, i: number, catalogue: Catalogue, was: Resolved | undefined): number {
-  if (was !== undefined) {
-    const { names } = was;
-    if (names[i] === tool) return was.ids[i] as number;
-    for (let j = 0; j < names.length; j++) if (names[j] === tool) return was.ids[j] as number;
+function resolveAnew(entry: TermEntry, term: string, catalogue: Catalogue, halfLife: number, was?: Resolved): Resolved {
+  const postings = entry[2].slice(0, READ_PER_TERM);
+  const ids: number[] = [];
+  const raw: number[] = [entry[0], entry[1]];
+  for (let i = 0; i < postings.length; i++) {
+    const posting = postings[i] as Posting;
+    let j = -1;
+    if (was !== undefined) {
+      const before = was.postings;
+      if (before[i] === posting) j = i;
+      else for (let k = 0; k < before.length && j < 0; k++) if (before[k] === posting) j = k;
+    }
+    if (j >= 0) {
+      const { ids: idsWas, raw: rawWas } = was as Resolved;
+      ids.push(idsWas[j] as number);
+      raw.push(rawWas[2 + 3 * j] as number, rawWas[3 + 3 * j] as number, rawWas[4 + 3 * j] as number);
+    } else {
+      const [tool, c, m, at] = posting;
+      ids.push(catalogue.byName.get(tool) ?? -1);
+      raw.push(c, m, at);
+    }
   }
-  return catalogue.byName.get(tool) ?? -1;
+  const idf = was ? was.idf : idfIn(catalogue.index as BuiltIndex, term);
+  return { catalogue, idf, postings, ids, raw, adds: [], u: Number.NaN, halfLife };
 }
 
 function resolve(
@@ -79,31 +98,22 @@ function resolve(
   u: number,
   halfLife: number,
   known: Resolved | undefined,
-  earlier: Resolved | undefined,
+  earlier: Map<string, Resolved> | undefined,
 ): Resolved {
   // Most searches find the term as they left it, and read none of its postings (out of cache by then).
   if (known && known.catalogue === catalogue && known.u === u && known.halfLife === halfLife) return known;
-  const was = earlier?.catalogue === catalogue ? earlier : undefined;
-  // A term nothing was learned for still counts, by its IDF alone.
-  if (!entry) {
-    const idf = was ? was.idf : idfIn(catalogue.index as BuiltIndex, term);
-    return { catalogue, idf, names: [], ids: [], raw: [], adds: [], u, halfLife };
-  }
   if (!known || known.catalogue !== catalogue) {
-    const postings = entry[2];
-    const read = Math.min(postings.length, READ_PER_TERM);
-    const names: string[] = [];
-    const ids: number[] = [];
-    const raw: number[] = [entry[0], entry[1]];
-    for (let i = 0; i < read; i++) {
-      const [tool, c, m, at] = postings[i] as Posting;
-      names.push(tool);
-      ids.push(idOf(tool, i, catalogue, was));
-      raw.push(c, m, at);
+    let was = earlier?.get(term);
+    if (was?.catalogue !== catalogue) was = undefined;
+    // A term nothing was learned for still counts, by its IDF alone.
+    if (!entry) {
+      const idf = was ? was.idf : idfIn(catalogue.index as BuiltIndex, term);
+      known = { catalogue, idf, postings: [], ids: [], raw: [], adds: [], u, halfLife };
+    } else {
+      known = resolveAnew(entry, term, catalogue, halfLife, was);
+      resolved.set(entry, known);
     }
-    const idf = was ? was.idf : idfIn(catalogue.index as BuiltIndex, term);
-    known = { catalogue, idf, names, ids, raw, adds: [], u: Number.NaN, halfLife };
-    resolved.set(entry, known);
+    earlier?.set(term, known);
   }
   if (known.u !== u || known.halfLife !== halfLife) {
     const { raw } = known;
@@ -135,9 +145,9 @@ export const spanOf = (entry: TermEntry | undefined): number =>
   2 + 2 * (entry === undefined ? 0 : Math.min(entry[2].length, READ_PER_TERM));
 
 /**
- * Writes a term's resolved values (see Learned) at `to` in `data`, which holds spanOf(entry) doubles from there, and
- * gives them as resolved. Its postings are resolved once per stored entry and catalogue (from `earlier`, the term's
- * resolution for an entry it had before, where they are the same), their adds again only when the clock moved.
+ * Writes a term's resolved values (see Learned) at `to` in `data`, which holds spanOf(entry) doubles from there. Its
+ * postings are resolved once per stored entry and catalogue (from the term's last resolution in `earlier`, by term,
+ * where it still holds; the new one is kept there), their adds again only when the clock moved.
  */
 export function writeTerm(
   data: Float64Array,
@@ -147,10 +157,9 @@ export function writeTerm(
   catalogue: Catalogue,
   u: number,
   halfLife: number,
-  earlier?: Resolved,
-): Resolved {
-  const known = resolve(entry, term, catalogue, u, halfLife, entry && resolved.get(entry), earlier);
-  const { idf, ids, adds } = known;
+  earlier?: Map<string, Resolved>,
+): void {
+  const { idf, ids, adds } = resolve(entry, term, catalogue, u, halfLife, entry && resolved.get(entry), earlier);
   data[to] = idf;
   let at = to + 2;
   for (let i = 0; i < ids.length; i++) {
@@ -163,7 +172,6 @@ export function writeTerm(
     at += 2;
   }
   data[to + 1] = (at - to - 2) / 2;
-  return known;
 }
 
 /**
