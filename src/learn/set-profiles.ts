@@ -34,6 +34,8 @@ export interface SetProfiles {
   /** By id; the id of a set no session uses any more is given again. */
   readonly byId: (SetProfile | undefined)[];
   readonly freeIds: number[];
+  /** Ids of the sets whose last session went since the load last settled: they go when it does, unless used again. */
+  readonly emptied: number[];
   /** Per set id, its sessions. */
   sizes: Int32Array;
   /** Sets in use. */
@@ -68,6 +70,7 @@ export const createSetProfiles = (): SetProfiles => ({
   byKey: new Map(),
   byId: [],
   freeIds: [],
+  emptied: [],
   sizes: new Int32Array(64),
   live: 0,
   pairs: createSetPairs(),
@@ -156,7 +159,10 @@ function killRequest(p: SetProfiles, entry: Entry, key: string, dropped: boolean
     if (!holds(requests, hash) && releasePair(p.pairs, set.pairs.get(hash) as number, dropped)) set.pairs.delete(hash);
   if (requests.length > 0) return;
   set.members.delete(entry.session);
-  if (set.members.size === 0) p.live--;
+  if (set.members.size === 0) {
+    p.live--;
+    p.emptied.push(set.id);
+  }
   p.sizes[set.id] = set.members.size;
   p.kept[set.id] = 0;
 }
@@ -179,13 +185,16 @@ export function profileHooks(p: SetProfiles): EntryHooks {
         freePair(pairs, n);
       }
       pairs.dropped.length = 0;
-      // The sets no session uses any more go.
-      for (const set of p.byId) {
-        if (!set || set.members.size > 0) continue;
+      // The sets no session uses any more go, by id: their ids are given again in the order a pass over all gave them.
+      p.emptied.sort((a, b) => a - b);
+      for (const [i, id] of p.emptied.entries()) {
+        const set = p.byId[id] as SetProfile;
+        if (id === p.emptied[i - 1] || set.members.size > 0) continue;
         p.byKey.delete(set.key);
-        p.byId[set.id] = undefined;
-        p.freeIds.push(set.id);
+        p.byId[id] = undefined;
+        p.freeIds.push(id);
       }
+      p.emptied.length = 0;
     },
   };
 }

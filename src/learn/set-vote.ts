@@ -133,26 +133,39 @@ const least = (live: number, was: number) => Math.min(1, live / was) * (1 - MARG
 function boundMoved(p: SetProfiles): void {
   const { live, kept, normsLive, sumLow, sumHigh } = p;
   const { moved, movedFrom, count, begin, end, cells } = p.pairs;
+  // What brings bounds as of `from` sets in use to now, squared: most sets touched share a few.
+  let from = live;
+  let [lowBy, highBy] = [1, 1];
   for (let k = 0; k < moved.length; k++) {
     const t = moved[k] as number;
-    const [was, now] = [movedFrom[k] as number, count[t] as number];
+    const was = movedFrom[k] as number;
+    const now = count[t] as number;
     // A term no set held before has no set whose length is kept; one none holds now, none to bound.
     if (was === now || was === 0 || now === 0) continue;
     const before = Math.log(1 + live / was) ** 2;
     const after = Math.log(1 + live / now) ** 2;
     const slack = MARGIN * Math.max(before, after);
-    for (let i = begin[t] as number; i < (end[t] as number); i++) {
+    const [down, up] = [after - before - slack, after - before + slack];
+    for (let i = begin[t] as number, stop = end[t] as number; i < stop; i++) {
       const id = cells[2 * i] as number;
       if (kept[id] === 0) continue;
+      let low = sumLow[id] as number;
+      let high = sumHigh[id] as number;
       const at = normsLive[id] as number;
       if (at !== live) {
-        sumLow[id] = (sumLow[id] as number) * least(live, at) ** 2;
-        sumHigh[id] = (sumHigh[id] as number) * most(live, at) ** 2;
+        if (at !== from) {
+          from = at;
+          lowBy = least(live, at) ** 2;
+          highBy = most(live, at) ** 2;
+        }
+        low *= lowBy;
+        high *= highBy;
         normsLive[id] = live;
       }
-      const square = (cells[2 * i + 1] as number) ** 2;
-      sumLow[id] = Math.max(0, (sumLow[id] as number) + square * (after - before - slack));
-      sumHigh[id] = (sumHigh[id] as number) + square * (after - before + slack);
+      const held = cells[2 * i + 1] as number;
+      low += held * held * down;
+      sumLow[id] = Math.max(low, 0);
+      sumHigh[id] = high + held * held * up;
       kept[id] = 2;
     }
   }

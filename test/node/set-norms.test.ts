@@ -9,10 +9,14 @@ import type { SetProfiles } from '../../src/learn/set-profiles.ts';
 import { bringPairs, lengthBound, nearestSets, setLength } from '../../src/learn/set-vote.ts';
 import { createSetLoads } from './set-loads.ts';
 
-/** Every length kept past its load is the one computed afresh, or within its bounds; how many of each. */
+/**
+ * Every length kept past its load is the one computed afresh, or within its bounds; how many of each. (And a set no
+ * session uses any more is gone.)
+ */
 function checkKept(p: SetProfiles): { exact: number; bounded: number } {
   const out = { exact: 0, bounded: 0 };
   for (const set of p.byId) {
+    if (set) expect(set.members.size).toBeGreaterThan(0);
     if (!set || p.kept[set.id] === 0) continue;
     const fresh = setLength(p, set.id);
     if (p.kept[set.id] === 1 && p.normsLive[set.id] === p.live) {
