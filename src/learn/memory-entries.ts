@@ -199,8 +199,11 @@ export interface QueryNumbers {
   hashes: Int32Array;
 }
 
-// By term number, whether it was met in the query being numbered (its stamp): scratch, as queries are numbered one at
-// a time.
+/** Query terms up to which repeats are found by scanning the numbers kept (a long request's would take quadratic time). */
+const SCANNED = 48;
+
+// By term number, whether it was met in the query being numbered (its stamp), for longer queries: scratch, as queries
+// are numbered one at a time.
 let met = new Int32Array(0);
 let stamp = 0;
 
@@ -220,22 +223,35 @@ export function queryNumbers(s: MemoryEntries, terms: readonly number[]): QueryN
     };
     s.numbered = q;
   }
-  if (met.length < s.postings.length) met = new Int32Array(s.postings.length * 2);
-  if (++stamp === 0x7fffffff) {
-    met.fill(0);
-    stamp = 1;
-  }
   const { numbers, hashes } = q;
   const { termTable } = s;
   // The numbers first, then which are new: each lookup waits on no other's.
   for (let j = 0; j < terms.length; j++) numbers[j] = termNumber(termTable, terms[j] as number);
   let count = 0;
-  for (let j = 0; j < terms.length; j++) {
-    const t = numbers[j] as number;
-    if (t < 0 || met[t] === stamp) continue;
-    met[t] = stamp;
-    numbers[count] = t;
-    hashes[count++] = terms[j] as number;
+  if (terms.length <= SCANNED)
+    // Against the numbers kept so far, which are in the cache: a stamp per term number would be a miss per term.
+    for (let j = 0; j < terms.length; j++) {
+      const t = numbers[j] as number;
+      if (t < 0) continue;
+      let k = 0;
+      while (k < count && numbers[k] !== t) k++;
+      if (k < count) continue;
+      numbers[count] = t;
+      hashes[count++] = terms[j] as number;
+    }
+  else {
+    if (met.length < s.postings.length) met = new Int32Array(s.postings.length * 2);
+    if (++stamp === 0x7fffffff) {
+      met.fill(0);
+      stamp = 1;
+    }
+    for (let j = 0; j < terms.length; j++) {
+      const t = numbers[j] as number;
+      if (t < 0 || met[t] === stamp) continue;
+      met[t] = stamp;
+      numbers[count] = t;
+      hashes[count++] = terms[j] as number;
+    }
   }
   q.terms = terms;
   q.at = s.loads;

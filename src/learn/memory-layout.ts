@@ -18,9 +18,11 @@ export interface Layout {
   /** The load it is as of, and the entries' numbering its term numbers are in. */
   at: number;
   numbering: number;
-  /** Per term number, where its region begins, where its ids end, and its room (its region's length). */
-  begin: Int32Array;
-  end: Int32Array;
+  /**
+   * Per term number, where its region begins and where its ids end, side by side (a search reads both, and one line
+   * brings them), and its room (its region's length).
+   */
+  bounds: Int32Array;
   room: Int32Array;
   ids: Int32Array;
   /** The first place after every region, and the places left behind by regions moved to it. */
@@ -43,8 +45,7 @@ export const lengthFactor = (l: Layout, length: number): number => (K1 + 1) / (1
 export const createLayout = (): Layout => ({
   at: -1,
   numbering: -1,
-  begin: new Int32Array(0),
-  end: new Int32Array(0),
+  bounds: new Int32Array(0),
   room: new Int32Array(0),
   ids: new Int32Array(0),
   tail: 0,
@@ -71,21 +72,20 @@ function afresh(s: MemoryEntries): Layout {
   const { postings, alive } = s;
   const terms = postings.length;
   const l = createLayout();
-  l.begin = new Int32Array(terms);
-  l.end = new Int32Array(terms);
+  l.bounds = new Int32Array(2 * terms);
   l.room = new Int32Array(terms);
   let total = 0;
   for (let t = 0; t < terms; t++) {
     let n = 0;
     for (const id of postings[t] as number[]) if (alive[id] === 1) n++;
-    l.begin[t] = total;
-    l.end[t] = total + n;
+    l.bounds[2 * t] = total;
+    l.bounds[2 * t + 1] = total + n;
     l.room[t] = n + Math.max(2, Math.floor(n / ROOM_SHARE));
     total += l.room[t] as number;
   }
   l.ids = new Int32Array(total);
   for (let t = 0; t < terms; t++) {
-    let at = l.begin[t] as number;
+    let at = l.bounds[2 * t] as number;
     for (const id of postings[t] as number[]) if (alive[id] === 1) l.ids[at++] = id;
   }
   l.tail = total;
@@ -115,42 +115,47 @@ function follow(l: Layout, s: MemoryEntries): boolean {
 
 /** Takes one `id` out of term `t`'s ids, the later ones moving up (they stay in order). */
 function take(l: Layout, t: number, id: number): void {
-  const { ids, begin, end } = l;
+  const { ids, bounds } = l;
+  const end = bounds[2 * t + 1] as number;
   // In increasing order: found by halving.
-  let lo = begin[t] as number;
-  let hi = (end[t] as number) - 1;
+  let lo = bounds[2 * t] as number;
+  let hi = end - 1;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if ((ids[mid] as number) < id) lo = mid + 1;
     else hi = mid;
   }
   if (ids[lo] !== id) return;
-  ids.copyWithin(lo, lo + 1, end[t] as number);
-  end[t] = (end[t] as number) - 1;
+  ids.copyWithin(lo, lo + 1, end);
+  bounds[2 * t + 1] = end - 1;
 }
 
 /** Puts `id`, larger than every id laid out, at the end of term `t`'s ids; a full region moves to the tail, twice as long. */
 function put(l: Layout, t: number, id: number): void {
-  if (t >= l.begin.length) {
-    const size = Math.max(t + 1, l.begin.length * 2);
-    for (const key of ['begin', 'end', 'room'] as const) l[key] = grown(l[key], size);
+  if (t >= l.room.length) {
+    const size = Math.max(t + 1, l.room.length * 2);
+    l.bounds = grown(l.bounds, 2 * size);
+    l.room = grown(l.room, size);
   }
-  const { begin, end, room } = l;
-  if (end[t] === (begin[t] as number) + (room[t] as number)) {
-    const length = (end[t] as number) - (begin[t] as number);
+  const { bounds, room } = l;
+  const begin = bounds[2 * t] as number;
+  const end = bounds[2 * t + 1] as number;
+  if (end === begin + (room[t] as number)) {
+    const length = end - begin;
     const wanted = Math.max(4, 2 * (room[t] as number));
     if (l.tail + wanted > l.ids.length) {
       const ids = new Int32Array(Math.max(2 * l.ids.length, l.tail + wanted));
       ids.set(l.ids.subarray(0, l.tail));
       l.ids = ids;
     }
-    l.ids.copyWithin(l.tail, begin[t] as number, end[t] as number);
+    l.ids.copyWithin(l.tail, begin, end);
     l.holes += room[t] as number;
-    begin[t] = l.tail;
-    end[t] = l.tail + length;
+    bounds[2 * t] = l.tail;
+    bounds[2 * t + 1] = l.tail + length;
     room[t] = wanted;
     l.tail += wanted;
   }
-  l.ids[end[t] as number] = id;
-  end[t] = (end[t] as number) + 1;
+  const at = bounds[2 * t + 1] as number;
+  l.ids[at] = id;
+  bounds[2 * t + 1] = at + 1;
 }

@@ -94,7 +94,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
    * load, which alone changes term numbers and document frequencies; from its second ask (a new query's is made in a
    * scratch plan).
    */
-  function planOf(terms: readonly number[], live: number, { begin, end }: Layout): Plan {
+  function planOf(terms: readonly number[], live: number, { bounds }: Layout): Plan {
     let plan = plans.get(terms);
     if (plan?.at === s.loads) return plan;
     if (!plan) {
@@ -110,14 +110,14 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
         plan = spare;
       }
     }
-    const { df } = s;
     if (order.length < terms.length) [order, termAt] = [new Float64Array(terms.length), new Int32Array(terms.length)];
     // The terms' numbers first (the sets' vote reads them too), then their counts: each lookup waits on no other's.
     const { numbers, count: distinct } = queryNumbers(s, terms);
     let q = 0;
     for (let j = 0; j < distinct; j++) {
       const t = numbers[j] as number;
-      const n = df[t] as number;
+      // The term's live requests, as its region holds them (the entries' count, without a read of its own).
+      const n = 2 * t < bounds.length ? (bounds[2 * t + 1] as number) - (bounds[2 * t] as number) : 0;
       if (n === 0) continue;
       // df and place in one exact number, so a plain numeric sort orders them (below 2^53 for any memory).
       order[q] = n * terms.length + q;
@@ -148,8 +148,8 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
       most += w;
       const t = termAt[at] as number;
       out[3 * j] = t;
-      out[3 * j + 1] = begin[t] as number;
-      out[3 * j + 2] = end[t] as number;
+      out[3 * j + 1] = bounds[2 * t] as number;
+      out[3 * j + 2] = bounds[2 * t + 1] as number;
       plan.w[j] = w;
     }
     plan.at = s.loads;

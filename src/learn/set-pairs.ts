@@ -48,11 +48,16 @@ export interface SetPairs {
   /** Per term number, the sets holding it. */
   count: Int32Array;
   /**
-   * Sets whose length (set-vote.ts `normOf`) the arrays' last bringing to date changed: a pair's sessions read again,
-   * or every set of a term that gained or lost one (its IDF moved); every set when laid out afresh. Taken by the vote.
+   * Sets whose own pairs the arrays' bringing to date changed (a pair's sessions read again, a term begun or no longer
+   * held), so their lengths (set-vote.ts `normOf`) are to be computed again; every set when laid out afresh. And the
+   * terms whose sets grew or shrank (their IDF moved: every other set holding one keeps only bounds on its length),
+   * each with how many sets held it before; `movedAt` is 1 for a term in `moved`. Taken by the vote.
    */
   readonly reweighed: number[];
   reweighAll: boolean;
+  readonly moved: number[];
+  readonly movedFrom: number[];
+  movedAt: Uint8Array;
   /** The load the arrays by term are as of, and the entries' numbering the pairs' terms are in (from 0, as new entries start). */
   builtAt: number;
   numbering: number;
@@ -86,6 +91,9 @@ export const createSetPairs = (): SetPairs => ({
   count: new Int32Array(0),
   reweighed: [],
   reweighAll: false,
+  moved: [],
+  movedFrom: [],
+  movedAt: new Uint8Array(0),
   builtAt: -1,
   numbering: 0,
 });
@@ -107,11 +115,7 @@ export function newPair(p: SetPairs, set: number, hash: number, term: number): n
         laidSeq: grown(p.laidSeq, size),
         laidTerm: grown(p.laidTerm, size),
       });
-      for (const key of ['pending', 'laid'] as const) {
-        const bytes = new Uint8Array(size);
-        bytes.set(p[key]);
-        p[key] = bytes;
-      }
+      for (const key of ['pending', 'laid'] as const) p[key] = grownBytes(p[key], size);
     }
   }
   p.set[n] = set;
@@ -194,9 +198,12 @@ function layAfresh(p: SetPairs, s: MemoryEntries, renumbered: boolean): void {
     tail += room[t] as number;
   }
   p.reweighAll = true;
+  p.moved.length = 0;
+  p.movedFrom.length = 0;
   Object.assign(p, {
     events,
     count,
+    movedAt: new Uint8Array(terms),
     begin,
     end,
     room,
@@ -224,10 +231,10 @@ function follow(p: SetPairs, s: MemoryEntries): boolean {
   if ((touched.length + events.length - p.eventsAt) * ROOM_SHARE > p.tail || events.length > 4 * p.tail) return false;
   for (const n of touched) {
     if (laid[n] !== 1) continue;
-    if ((held[n] as number) > 0 && seq[n] === laidSeq[n]) {
-      p.cells[2 * (p.slot[n] as number) + 1] = held[n] as number;
-      p.reweighed.push(p.set[n] as number);
-    } else {
+    // The set it was laid for: a pair freed may have been given to another set since.
+    p.reweighed.push(p.cells[2 * (p.slot[n] as number)] as number);
+    if ((held[n] as number) > 0 && seq[n] === laidSeq[n]) p.cells[2 * (p.slot[n] as number) + 1] = held[n] as number;
+    else {
       takeOut(p, laidTerm[n] as number, n);
       laid[n] = 0;
     }
@@ -238,8 +245,8 @@ function follow(p: SetPairs, s: MemoryEntries): boolean {
     if (term[n] === -1) term[n] = s.terms.get(p.hash[n] as number) as number;
     const t = term[n] as number;
     putLast(p, t, n);
-    p.count[t] = (p.count[t] as number) + 1;
-    reweighTerm(p, t);
+    countMoves(p, t, 1);
+    p.reweighed.push(p.set[n] as number);
     laid[n] = 1;
     laidSeq[n] = i;
     laidTerm[n] = t;
@@ -247,15 +254,18 @@ function follow(p: SetPairs, s: MemoryEntries): boolean {
   return p.holes * 2 <= p.tail;
 }
 
-/** Every set holding term `t` (its region's) is reweighed: the term's IDF moved. */
-function reweighTerm(p: SetPairs, t: number): void {
-  const { cells, reweighed } = p;
-  for (let i = p.begin[t] as number, end = p.end[t] as number; i < end; i++) reweighed.push(cells[2 * i] as number);
+/** Term `t` is held by `by` sets more (its IDF moved), noted in `moved` with its count before if not there yet. */
+function countMoves(p: SetPairs, t: number, by: number): void {
+  if (p.movedAt[t] === 0) {
+    p.movedAt[t] = 1;
+    p.moved.push(t);
+    p.movedFrom.push(p.count[t] as number);
+  }
+  p.count[t] = (p.count[t] as number) + by;
 }
 
 /** Takes pair `n` out of term `t`'s region, the later pairs moving up (they stay in order). */
 function takeOut(p: SetPairs, t: number, n: number): void {
-  reweighTerm(p, t);
   const { cells, pairAt, slot } = p;
   const last = (p.end[t] as number) - 1;
   // By hand, not copyWithin: most moves are a few slots, and a load at a bounded memory takes out thousands.
@@ -267,10 +277,17 @@ function takeOut(p: SetPairs, t: number, n: number): void {
     slot[moved] = i;
   }
   p.end[t] = last;
-  p.count[t] = (p.count[t] as number) - 1;
+  countMoves(p, t, -1);
 }
 
 const grownTo = (a: Int32Array, size: number): Int32Array => grown(a, Math.max(size, a.length * 2));
+
+/** A copy of `a` `size` bytes long. */
+export function grownBytes(a: Uint8Array, size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  bytes.set(a);
+  return bytes;
+}
 
 /** Puts pair `n` after term `t`'s pairs; a full region moves to the tail, twice as long. */
 function putLast(p: SetPairs, t: number, n: number): void {
@@ -280,6 +297,7 @@ function putLast(p: SetPairs, t: number, n: number): void {
       end: grownTo(p.end, t + 1),
       room: grownTo(p.room, t + 1),
       count: grownTo(p.count, t + 1),
+      movedAt: grownBytes(p.movedAt, Math.max(t + 1, p.movedAt.length * 2)),
     });
   const { begin, end, room } = p;
   if (end[t] === (begin[t] as number) + (room[t] as number)) {

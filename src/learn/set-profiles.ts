@@ -4,8 +4,18 @@
 // live is decided there), so it shares the memory's bound, its oldest-first pruning, its replay safety and its
 // forgetting. The names, places and dates that fill a template vary from session to session and wash out of a set's
 // profile; the words that say what the request wants come back every time and stand out.
+import { grown } from './grown.ts';
 import type { Entry, EntryHooks } from './memory-entries.ts';
-import { backToEnd, createSetPairs, freePair, holdPair, newPair, releasePair, type SetPairs } from './set-pairs.ts';
+import {
+  backToEnd,
+  createSetPairs,
+  freePair,
+  grownBytes,
+  holdPair,
+  newPair,
+  releasePair,
+  type SetPairs,
+} from './set-pairs.ts';
 
 /** One tool set's profile: its tools, its sessions' live requests, and per hashed term its pair. */
 export interface SetProfile {
@@ -24,6 +34,8 @@ export interface SetProfiles {
   /** By id; the id of a set no session uses any more is given again. */
   readonly byId: (SetProfile | undefined)[];
   readonly freeIds: number[];
+  /** Ids of the sets whose last session went since the load last settled: they go when it does, unless used again. */
+  readonly emptied: number[];
   /** Per set id, its sessions. */
   sizes: Int32Array;
   /** Sets in use. */
@@ -33,15 +45,24 @@ export interface SetProfiles {
   norms: Float64Array;
   normsAt: Float64Array;
   /**
-   * Per set id, 1 while its length stands past its load: until a load changes what it is computed from (the set's
-   * sessions, its terms' sessions, how many sets hold them: set-pairs.ts `reweighed`) or the sets in use (`keptLive`,
-   * as of which the kept lengths were computed). A server that commits as it serves loads before nearly every search,
-   * and a load changes few sets' lengths.
+   * Per set id, whether its length stands past its load. 0: it is computed again, once a load changed the set's own
+   * sessions or pairs (set-pairs.ts `reweighed`). 1: `norms` holds it while `normsLive` sets are in use. 2: only bounds
+   * on it are kept, since a term it holds is held by more or fewer sets (its IDF moved). A server that commits as it
+   * serves loads before nearly every search, and a commit changes few sets but moves the IDF of common terms, and
+   * most commits bring a new set: bounds let a search compute again only the lengths of sets that may be its nearest.
    */
   kept: Uint8Array;
-  keptLive: number;
-  /** While a session is taken out to judge the sets: lengths computed then stand for that load only, as before. */
+  /** Per set id kept, the sets in use as of which its bounds are, and bounds on its length times its sessions, squared. */
+  normsLive: Int32Array;
+  sumLow: Float64Array;
+  sumHigh: Float64Array;
+  /**
+   * While a session is taken out to judge the sets: lengths computed then are kept aside (`judgedNorms`, with the load
+   * they are of), and stand for that load only, as they always have; the lengths kept past loads stay as they are.
+   */
   judging: boolean;
+  judgedNorms: Float64Array;
+  judgedAt: Float64Array;
 }
 
 /** Creates empty profiles. */
@@ -49,14 +70,19 @@ export const createSetProfiles = (): SetProfiles => ({
   byKey: new Map(),
   byId: [],
   freeIds: [],
+  emptied: [],
   sizes: new Int32Array(64),
   live: 0,
   pairs: createSetPairs(),
   norms: new Float64Array(64),
   normsAt: new Float64Array(64).fill(-1),
   kept: new Uint8Array(64),
-  keptLive: 0,
+  normsLive: new Int32Array(64),
+  sumLow: new Float64Array(64),
+  sumHigh: new Float64Array(64),
   judging: false,
+  judgedNorms: new Float64Array(64),
+  judgedAt: new Float64Array(64).fill(-1),
 });
 
 /** Terms once each: as this library writes them (sorted), they are. */
@@ -77,16 +103,24 @@ function setOf(p: SetProfiles, key: string, entry: Entry): SetProfile {
   p.byId[id] = set;
   if (id >= p.sizes.length) {
     const size = p.sizes.length * 2;
-    const [sizes, norms, normsAt] = [new Int32Array(size), new Float64Array(size), new Float64Array(size).fill(-1)];
-    const kept = new Uint8Array(size);
-    sizes.set(p.sizes);
-    norms.set(p.norms);
+    const [normsAt, judgedAt] = [new Float64Array(size).fill(-1), new Float64Array(size).fill(-1)];
     normsAt.set(p.normsAt);
-    kept.set(p.kept);
-    Object.assign(p, { sizes, norms, normsAt, kept });
+    judgedAt.set(p.judgedAt);
+    Object.assign(p, {
+      normsAt,
+      judgedAt,
+      judgedNorms: grown(p.judgedNorms, size),
+      sizes: grown(p.sizes, size),
+      norms: grown(p.norms, size),
+      kept: grownBytes(p.kept, size),
+      normsLive: grown(p.normsLive, size),
+      sumLow: grown(p.sumLow, size),
+      sumHigh: grown(p.sumHigh, size),
+    });
   }
   p.sizes[id] = 0;
   p.normsAt[id] = -1;
+  p.judgedAt[id] = -1;
   p.kept[id] = 0;
   return set;
 }
@@ -125,7 +159,10 @@ function killRequest(p: SetProfiles, entry: Entry, key: string, dropped: boolean
     if (!holds(requests, hash) && releasePair(p.pairs, set.pairs.get(hash) as number, dropped)) set.pairs.delete(hash);
   if (requests.length > 0) return;
   set.members.delete(entry.session);
-  if (set.members.size === 0) p.live--;
+  if (set.members.size === 0) {
+    p.live--;
+    p.emptied.push(set.id);
+  }
   p.sizes[set.id] = set.members.size;
   p.kept[set.id] = 0;
 }
@@ -148,13 +185,16 @@ export function profileHooks(p: SetProfiles): EntryHooks {
         freePair(pairs, n);
       }
       pairs.dropped.length = 0;
-      // The sets no session uses any more go.
-      for (const set of p.byId) {
-        if (!set || set.members.size > 0) continue;
+      // The sets no session uses any more go, by id: their ids are given again in the order a pass over all gave them.
+      p.emptied.sort((a, b) => a - b);
+      for (const [i, id] of p.emptied.entries()) {
+        const set = p.byId[id] as SetProfile;
+        if (id === p.emptied[i - 1] || set.members.size > 0) continue;
         p.byKey.delete(set.key);
-        p.byId[set.id] = undefined;
-        p.freeIds.push(set.id);
+        p.byId[id] = undefined;
+        p.freeIds.push(id);
       }
+      p.emptied.length = 0;
     },
   };
 }
@@ -183,6 +223,7 @@ export function withoutSession<T>(p: SetProfiles, set: SetProfile, session: numb
   p.sizes[set.id] = size - 1;
   if (size === 1) p.live--;
   p.normsAt[set.id] = -1;
+  p.judgedAt[set.id] = -1;
   p.kept[set.id] = 0;
   p.judging = true;
   try {
@@ -192,6 +233,7 @@ export function withoutSession<T>(p: SetProfiles, set: SetProfile, session: numb
     p.sizes[set.id] = size;
     if (size === 1) p.live++;
     p.normsAt[set.id] = -1;
+    p.judgedAt[set.id] = -1;
     p.kept[set.id] = 0;
     for (const n of taken) {
       const at = 2 * (slot[n] as number) + 1;

@@ -17,7 +17,7 @@ import { seededRandom } from '../core/seeded.ts';
 function held(l: Layout, s: MemoryEntries): { terms: Map<number, number[]>; factors: number[] } {
   const terms = new Map<number, number[]>();
   for (const [hash, t] of s.terms) {
-    const ids = t < l.begin.length ? [...l.ids.subarray(l.begin[t], l.end[t])] : [];
+    const ids = t < l.room.length ? [...l.ids.subarray(l.bounds[2 * t], l.bounds[2 * t + 1])] : [];
     if (ids.length > 0) terms.set(hash, ids);
   }
   const factors = s.entries.flatMap((entry, id) => (entry ? [lengthFactor(l, s.lengths[id] as number)] : []));
@@ -68,6 +68,12 @@ describe("the memory's postings followed load by load", () => {
       followed = layOut(followed, s, live);
       if (followed === before) moved++;
       expect(held(followed, s)).toEqual(held(layOut(createLayout(), s, live), s));
+      // A term's region holds as many ids as the entries count live requests holding it (the search reads one for the
+      // other).
+      for (const t of s.terms.values()) {
+        const laid = t < followed.room.length ? followed.bounds[2 * t + 1] - followed.bounds[2 * t] : 0;
+        expect(laid).toBe(s.df[t]);
+      }
     }
     // Most loads were followed, not laid out afresh.
     expect(moved).toBeGreaterThan(200);
