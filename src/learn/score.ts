@@ -27,6 +27,8 @@ export interface Learned {
 export interface Resolved {
   readonly catalogue: Catalogue;
   readonly idf: number;
+  /** The postings read (the entry's strongest), for a resolution of the term's next entry to find by pointer. */
+  readonly postings: readonly Posting[];
   readonly ids: readonly number[];
   /**
    * The entry's numbers the adds are computed from: its sessions that searched the term and its clock, then each read
@@ -57,6 +59,38 @@ function idfIn(ix: BuiltIndex, term: string): number {
  */
 const READ_PER_TERM = 12;
 
+/**
+ * Resolves a term's entry for a catalogue. From `was`, a resolution of the term for an entry it had before (the same
+ * catalogue), it takes the IDF, and the id and numbers of each posting the new entry kept as it was (the same array,
+ * found by pointer: a commit copies only the postings it changes, and no one changes a posting in place): looking
+ * each tool up again in the catalogue, out of cache after a commit, was the first search's largest cost of resolving.
+ */
+function resolveAnew(entry: TermEntry, term: string, catalogue: Catalogue, halfLife: number, was?: Resolved): Resolved {
+  const postings = entry[2].slice(0, READ_PER_TERM);
+  const ids: number[] = [];
+  const raw: number[] = [entry[0], entry[1]];
+  for (let i = 0; i < postings.length; i++) {
+    const posting = postings[i] as Posting;
+    let j = -1;
+    if (was !== undefined) {
+      const before = was.postings;
+      if (before[i] === posting) j = i;
+      else for (let k = 0; k < before.length && j < 0; k++) if (before[k] === posting) j = k;
+    }
+    if (j >= 0) {
+      const { ids: idsWas, raw: rawWas } = was as Resolved;
+      ids.push(idsWas[j] as number);
+      raw.push(rawWas[2 + 3 * j] as number, rawWas[3 + 3 * j] as number, rawWas[4 + 3 * j] as number);
+    } else {
+      const [tool, c, m, at] = posting;
+      ids.push(catalogue.byName.get(tool) ?? -1);
+      raw.push(c, m, at);
+    }
+  }
+  const idf = was ? was.idf : idfIn(catalogue.index as BuiltIndex, term);
+  return { catalogue, idf, postings, ids, raw, adds: [], u: Number.NaN, halfLife };
+}
+
 function resolve(
   entry: TermEntry | undefined,
   term: string,
@@ -64,25 +98,22 @@ function resolve(
   u: number,
   halfLife: number,
   known: Resolved | undefined,
+  earlier: Map<string, Resolved> | undefined,
 ): Resolved {
   // Most searches find the term as they left it, and read none of its postings (out of cache by then).
   if (known && known.catalogue === catalogue && known.u === u && known.halfLife === halfLife) return known;
-  // A term nothing was learned for still counts, by its IDF alone.
-  if (!entry)
-    return { catalogue, idf: idfIn(catalogue.index as BuiltIndex, term), ids: [], raw: [], adds: [], u, halfLife };
   if (!known || known.catalogue !== catalogue) {
-    const postings = entry[2];
-    const read = Math.min(postings.length, READ_PER_TERM);
-    const ids: number[] = [];
-    const raw: number[] = [entry[0], entry[1]];
-    for (let i = 0; i < read; i++) {
-      const [tool, c, m, at] = postings[i] as Posting;
-      ids.push(catalogue.byName.get(tool) ?? -1);
-      raw.push(c, m, at);
+    let was = earlier?.get(term);
+    if (was?.catalogue !== catalogue) was = undefined;
+    // A term nothing was learned for still counts, by its IDF alone.
+    if (!entry) {
+      const idf = was ? was.idf : idfIn(catalogue.index as BuiltIndex, term);
+      known = { catalogue, idf, postings: [], ids: [], raw: [], adds: [], u, halfLife };
+    } else {
+      known = resolveAnew(entry, term, catalogue, halfLife, was);
+      resolved.set(entry, known);
     }
-    const idf = idfIn(catalogue.index as BuiltIndex, term);
-    known = { catalogue, idf, ids, raw, adds: [], u: Number.NaN, halfLife };
-    resolved.set(entry, known);
+    earlier?.set(term, known);
   }
   if (known.u !== u || known.halfLife !== halfLife) {
     const { raw } = known;
@@ -115,7 +146,8 @@ export const spanOf = (entry: TermEntry | undefined): number =>
 
 /**
  * Writes a term's resolved values (see Learned) at `to` in `data`, which holds spanOf(entry) doubles from there. Its
- * postings are resolved once per stored entry and catalogue, their adds again only when the clock moved.
+ * postings are resolved once per stored entry and catalogue (from the term's last resolution in `earlier`, by term,
+ * where it still holds; the new one is kept there), their adds again only when the clock moved.
  */
 export function writeTerm(
   data: Float64Array,
@@ -125,8 +157,9 @@ export function writeTerm(
   catalogue: Catalogue,
   u: number,
   halfLife: number,
+  earlier?: Map<string, Resolved>,
 ): void {
-  const { idf, ids, adds } = resolve(entry, term, catalogue, u, halfLife, entry && resolved.get(entry));
+  const { idf, ids, adds } = resolve(entry, term, catalogue, u, halfLife, entry && resolved.get(entry), earlier);
   data[to] = idf;
   let at = to + 2;
   for (let i = 0; i < ids.length; i++) {

@@ -4,7 +4,7 @@
 import type { Catalogue } from '../core/catalogue.ts';
 import { clockKeys, clockOf } from './clock.ts';
 import { type Query, rememberRecent } from './query-terms.ts';
-import { type Learned, spanOf, writeTerm } from './score.ts';
+import { type Learned, type Resolved, spanOf, writeTerm } from './score.ts';
 import { REFRESH_MS, type SpaceCache } from './space-cache.ts';
 import { readHead, readShard, SHARDS, type Shard, shardKey, type TermEntry } from './table.ts';
 
@@ -66,7 +66,15 @@ interface TermTable {
   /** The values' array: found() and add() give places in it (a new one when it grows or starts again). */
   readonly data: () => Float64Array;
   /** Where the term's values start in data, resolved afresh when `stamp` is not theirs; -1 when not held. */
-  found(term: string, hash: number, stamp: number, catalogue: Catalogue, u: number, halfLife: number): number;
+  found(
+    term: string,
+    hash: number,
+    stamp: number,
+    catalogue: Catalogue,
+    u: number,
+    halfLife: number,
+    earlier: Map<string, Resolved>,
+  ): number;
   /** Holds the term's entry and gives where its values, resolved, start in data. */
   add(
     entry: TermEntry | undefined,
@@ -76,6 +84,7 @@ interface TermTable {
     catalogue: Catalogue,
     u: number,
     halfLife: number,
+    earlier: Map<string, Resolved>,
   ): number;
   /** Makes room for `terms` more terms, starting again when the table would hold more than TERMS_HELD. */
   room(terms: number): void;
@@ -147,6 +156,7 @@ function createTermTable(): TermTable {
     catalogue: Catalogue,
     u: number,
     halfLife: number,
+    earlier: Map<string, Resolved>,
   ): number => {
     const entry = entries[place];
     const head = CHARS + term.length;
@@ -155,7 +165,7 @@ function createTermTable(): TermTable {
     data[at + STAMP] = stamp;
     data[at + LENGTH] = term.length;
     for (let i = 0; i < term.length; i++) data[at + CHARS + i] = term.charCodeAt(i);
-    writeTerm(data, at + head, entry, term, catalogue, u, halfLife);
+    writeTerm(data, at + head, entry, term, catalogue, u, halfLife, earlier);
     slots[2 * slot] = at + 1;
     return at + head;
   };
@@ -167,21 +177,21 @@ function createTermTable(): TermTable {
   };
   return {
     data: () => data,
-    found(term, hash, stamp, catalogue, u, halfLife) {
+    found(term, hash, stamp, catalogue, u, halfLife, earlier) {
       const slot = probe(term, hash);
       const r = (slots[2 * slot] as number) - 1;
       if (r < 0) return -1;
       if (data[r + STAMP] === stamp) return r + CHARS + term.length;
-      return resolveAt(slot, data[r + PLACE] as number, term, stamp, catalogue, u, halfLife);
+      return resolveAt(slot, data[r + PLACE] as number, term, stamp, catalogue, u, halfLife, earlier);
     },
-    add(entry, term, hash, stamp, catalogue, u, halfLife) {
+    add(entry, term, hash, stamp, catalogue, u, halfLife, earlier) {
       if (entries.length === slotOf.length) grow();
       const slot = probe(term, hash);
       const place = entries.length;
       entries.push(entry);
       slotOf[place] = slot;
       slots[2 * slot + 1] = hash;
-      return resolveAt(slot, place, term, stamp, catalogue, u, halfLife);
+      return resolveAt(slot, place, term, stamp, catalogue, u, halfLife, earlier);
     },
     room(terms) {
       if (entries.length + terms > TERMS_HELD || top > DATA_HELD) clear();
@@ -205,6 +215,9 @@ export function createTableReader(scope: string, space: SpaceCache): TableReader
   // searches need them). It stands while the cache's values are the same objects (no keep, drop or clear since) and
   // none of those it read has expired. A term's values are resolved for the catalogue and half-life of `stamp`: a
   // search for another takes a new stamp, and resolves each term it finds again.
+  // Each term's last resolution, by term, kept across changes (up to TERMS_HELD terms; then it starts again): a commit
+  // gives a term a new entry, resolved from the last one where its postings are the same.
+  const earlier = new Map<string, Resolved>();
   const held = {
     changes: -1,
     until: 0,
@@ -235,6 +248,7 @@ export function createTableReader(scope: string, space: SpaceCache): TableReader
       held.shards.fill(undefined);
       table.clear();
     } else table.room(terms.length);
+    if (earlier.size + terms.length > TERMS_HELD) earlier.clear();
     if (held.catalogue !== catalogue || held.halfLife !== halfLife) {
       held.stamp++;
       held.catalogue = catalogue;
@@ -247,7 +261,7 @@ export function createTableReader(scope: string, space: SpaceCache): TableReader
       if (!first[k]) continue;
       const term = terms[k] as string;
       const hash = hashes[k] as number;
-      let place = table.found(term, hash, stamp, catalogue, u, halfLife);
+      let place = table.found(term, hash, stamp, catalogue, u, halfLife, earlier);
       if (place < 0) {
         const i = hash % SHARDS;
         let x = shards[i];
@@ -258,7 +272,7 @@ export function createTableReader(scope: string, space: SpaceCache): TableReader
           shards[i] = x;
           held.until = Math.min(held.until, hit.at + REFRESH_MS);
         }
-        place = table.add(entryIn(x, term), term, hash, stamp, catalogue, u, halfLife);
+        place = table.add(entryIn(x, term), term, hash, stamp, catalogue, u, halfLife, earlier);
       }
       at.push(place);
       // Read here, each term's values are on their way to the cache before the search adds them.
@@ -302,7 +316,7 @@ export function createTableReader(scope: string, space: SpaceCache): TableReader
     let mass = 0;
     for (let k = 0, to = 0; k < terms.length; k++) {
       if (!first[k]) continue;
-      writeTerm(data, to, entries[k], terms[k] as string, catalogue, u, halfLife);
+      writeTerm(data, to, entries[k], terms[k] as string, catalogue, u, halfLife, earlier);
       at.push(to);
       mass += data[to] as number;
       to += spanOf(entries[k]);

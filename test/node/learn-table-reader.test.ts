@@ -84,3 +84,102 @@ describe("the table reader's held values", () => {
         }
   });
 });
+
+/**
+ * A space a test changes as commits would: each change writes new shard objects (sharing the entries and postings it
+ * keeps) and counts one more change.
+ */
+function changingSpace(clockNames: readonly string[], shardNames: readonly string[]) {
+  const values = new Map<string, unknown>();
+  let changes = 0;
+  let u = 100;
+  const shards = Array.from({ length: SHARDS }, () => ({}) as Record<string, TermEntry>);
+  for (const [k, term] of terms.entries()) {
+    const entry = entryOf(k);
+    if (entry) (shards[hashOf(k) % SHARDS] as Record<string, TermEntry>)[term] = entry;
+  }
+  const write = () => {
+    for (const [j, key] of clockNames.entries()) values.set(key, { v: TABLE_VERSION, u: j === 0 ? u : 0 });
+    for (const [i, key] of shardNames.entries()) values.set(key, { v: TABLE_VERSION, x: { ...shards[i] } });
+    changes++;
+  };
+  write();
+  const at = Date.now();
+  const space = {
+    fresh: (key: string) => (values.has(key) ? { value: values.get(key), at } : undefined),
+    read: async (key: string) => values.get(key),
+    changes: () => changes,
+  } as unknown as SpaceCache;
+  /** Sets term k's entry (undefined: removes it), moves the clock by `steps`, and writes. */
+  const change = (edits: ReadonlyMap<number, TermEntry | undefined>, steps: number) => {
+    for (const [k, entry] of edits) {
+      const x = shards[hashOf(k) % SHARDS] as Record<string, TermEntry>;
+      if (entry) x[terms[k] as string] = entry;
+      else delete x[terms[k] as string];
+    }
+    u += steps;
+    write();
+  };
+  /** A copy of every value, sharing no object with the space (what a reader that never read it would resolve). */
+  const copy = (): SpaceCache => {
+    const cloned = structuredClone(values);
+    return {
+      fresh: (key: string) => (cloned.has(key) ? { value: cloned.get(key), at } : undefined),
+      read: async (key: string) => cloned.get(key),
+      changes: () => 0,
+    } as unknown as SpaceCache;
+  };
+  return { space, change, copy, entry: (k: number) => shards[hashOf(k) % SHARDS]?.[terms[k] as string] };
+}
+
+describe("the table reader's values after changes", () => {
+  let catalogues: Catalogue[];
+  beforeAll(async () => {
+    await loadSearch();
+    catalogues = [catalogueOf(toolsOf(names)), catalogueOf(toolsOf([...names].reverse().slice(2)))];
+  });
+
+  it('are what a reader that never read the store gives, after entries change and the clock moves', async () => {
+    const probe = createTableReader('reader-change-test', spaceOf([], []));
+    const store = changingSpace(probe.clockNames, probe.shardNames);
+    const reader = createTableReader('reader-change-test', store.space);
+    const queries: Query[] = Array.from({ length: 15 }, (_, q) => {
+      const ks = Array.from({ length: 10 }, (_, j) => (q * 10 + j) % terms.length);
+      return { terms: ks.map((k) => terms[k] as string), hashes: ks.map(hashOf), first: ks.map(() => true) };
+    });
+    // Each check starts with the catalogue the last one ended with: a term's last resolution is then for it.
+    let order = catalogues;
+    const check = async () => {
+      for (const catalogue of order)
+        for (const query of queries) {
+          const held = reader.heldFor(query, catalogue, halfLife) as Learned;
+          expect(held).toBeDefined();
+          const fresh = createTableReader('reader-change-test', store.copy());
+          const read = await fresh.learnedFor(query, catalogue, halfLife, () => {});
+          expect(valuesOf(held, catalogue)).toEqual(valuesOf(read, catalogue));
+          expect(held.mass).toBe(read.mass);
+        }
+      order = [...order].reverse();
+    };
+    await check();
+    for (let step = 1; step <= 4; step++) {
+      const edits = new Map<number, TermEntry | undefined>();
+      for (let k = step; k < terms.length; k += 5) {
+        const was = store.entry(k);
+        const postings = was?.[2] ?? [];
+        const kind = (k + step) % 5;
+        // The same postings (the same arrays) in another order; the same tools with new numbers; one tool for
+        // another; no entry at all; and an entry for a term that had none.
+        if (kind === 0) edits.set(k, [3, 85 + step, [...postings].reverse()]);
+        else if (kind === 1)
+          edits.set(k, [4, 90, postings.map(([tool, c, m]) => [tool, c + 1, m, 100 + step] as Posting)]);
+        else if (kind === 2)
+          edits.set(k, [2, 90, [[names[(k + step) % 12] as string, 2, 2, 100 + step], ...postings.slice(1)]]);
+        else if (kind === 3) edits.set(k, undefined);
+        else edits.set(k, [1, 100, [[names[step] as string, 1, 1, 100], ...postings]]);
+      }
+      store.change(edits, step % 2);
+      await check();
+    }
+  });
+});
