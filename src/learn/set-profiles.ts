@@ -63,6 +63,8 @@ export interface SetProfiles {
   slack: number;
   slackAt: Float64Array;
   termSlackAt: Float64Array;
+  /** Per set id kept, its terms' numbers and sessions as its length was last computed from them (set-lengths.ts). */
+  readonly packed: (Int32Array | undefined)[];
   /** How many sets hold a term whose moves only add to `slack` (COMMON; tests set it lower). */
   readonly common: number;
   /**
@@ -101,6 +103,7 @@ export const createSetProfiles = (common: number = COMMON): SetProfiles => ({
   slack: 0,
   slackAt: new Float64Array(64),
   termSlackAt: new Float64Array(0),
+  packed: [],
   common,
   judging: false,
   judgedNorms: new Float64Array(64),
@@ -145,6 +148,7 @@ function setOf(p: SetProfiles, key: string, entry: Entry): SetProfile {
   p.normsAt[id] = -1;
   p.judgedAt[id] = -1;
   p.kept[id] = 0;
+  p.packed[id] = undefined;
   return set;
 }
 
