@@ -57,6 +57,15 @@ export interface SetProfiles {
   sumLow: Float64Array;
   sumHigh: Float64Array;
   /**
+   * What the moves of common terms' sets have added up to (COMMON): per set id, what it was when the
+   * set's bounds were set; per term number, what it was after the term's last such move.
+   */
+  slack: number;
+  slackAt: Float64Array;
+  termSlackAt: Float64Array;
+  /** How many sets hold a term whose moves only add to `slack` (COMMON; tests set it lower). */
+  readonly common: number;
+  /**
    * While a session is taken out to judge the sets: lengths computed then are kept aside (`judgedNorms`, with the load
    * they are of), and stand for that load only, as they always have; the lengths kept past loads stay as they are.
    */
@@ -65,8 +74,17 @@ export interface SetProfiles {
   judgedAt: Float64Array;
 }
 
+/**
+ * Terms held by this many sets or more move no set's bounds (on seal-tools they hold four in five of the sets a
+ * commit's terms reach): a step of one in a count c moves a weight squared by at most 2·log(1 + live/c)/c, so a set's
+ * length times its sessions, squared, by at most its sessions squared times that; what such steps add up to (`slack`,
+ * of 2/c each, taken times log(1 + live/COMMON) when read) widens every set's bounds (set-lengths.ts `lengthBound`),
+ * each set's from when its bounds were set.
+ */
+export const COMMON = 64;
+
 /** Creates empty profiles. */
-export const createSetProfiles = (): SetProfiles => ({
+export const createSetProfiles = (common: number = COMMON): SetProfiles => ({
   byKey: new Map(),
   byId: [],
   freeIds: [],
@@ -80,6 +98,10 @@ export const createSetProfiles = (): SetProfiles => ({
   normsLive: new Int32Array(64),
   sumLow: new Float64Array(64),
   sumHigh: new Float64Array(64),
+  slack: 0,
+  slackAt: new Float64Array(64),
+  termSlackAt: new Float64Array(0),
+  common,
   judging: false,
   judgedNorms: new Float64Array(64),
   judgedAt: new Float64Array(64).fill(-1),
@@ -116,6 +138,7 @@ function setOf(p: SetProfiles, key: string, entry: Entry): SetProfile {
       normsLive: grown(p.normsLive, size),
       sumLow: grown(p.sumLow, size),
       sumHigh: grown(p.sumHigh, size),
+      slackAt: grown(p.slackAt, size),
     });
   }
   p.sizes[id] = 0;

@@ -5,7 +5,7 @@
 import { keepFirst } from './first-few.ts';
 import { changedEnough, type Entry, type MemoryEntries, queryNumbers } from './memory-entries.ts';
 import { sampleRank } from './memory-vote.ts';
-import { buildPairs } from './set-pairs.ts';
+import { bringPairs, lengthBounds, lengthStands, normOf } from './set-lengths.ts';
 import { createSetProfiles, profileHooks, type SetProfile, type SetProfiles, withoutSession } from './set-profiles.ts';
 
 /** How the sets' vote is gated. */
@@ -73,123 +73,6 @@ const newTermScratch = (size: number) => ({
 });
 let termScratch = newTermScratch(64);
 let found = new Int32Array(0);
-
-/** A set's length over IDF-weighted term frequencies, as the profiles stand now (its terms in the order it holds them). */
-export function setLength(p: SetProfiles, id: number): number {
-  const set = p.byId[id] as SetProfile;
-  const { cells, slot, term, count } = p.pairs;
-  let sum = 0;
-  for (const n of set.pairs.values()) {
-    const held = cells[2 * (slot[n] as number) + 1] as number;
-    // Taken out with a session while the sets are judged.
-    if (held === 0) continue;
-    sum += (Math.log(1 + p.live / (count[term[n] as number] as number)) * held) ** 2;
-  }
-  return Math.sqrt(sum) / (p.sizes[id] as number);
-}
-
-/** A set's length (setLength) computed again, kept as of load `at` (aside while the sets are judged). */
-function normOf(p: SetProfiles, id: number, at: number): number {
-  const norm = setLength(p, id);
-  if (p.judging) {
-    p.judgedNorms[id] = norm;
-    p.judgedAt[id] = at;
-    return norm;
-  }
-  p.norms[id] = norm;
-  p.normsAt[id] = at;
-  p.kept[id] = 1;
-  p.normsLive[id] = p.live;
-  const sum = (norm * (p.sizes[id] as number)) ** 2;
-  p.sumLow[id] = sum * (1 - MARGIN);
-  p.sumHigh[id] = sum * (1 + MARGIN);
-  return norm;
-}
-
-/** The share a bound kept on a length is widened by at each step, past what rounding can move it. */
-const MARGIN = 1e-12;
-
-/**
- * A bound on a set's length kept only as bounds (SetProfiles `kept`), the upper if `high`, as the profiles stand now.
- * A term's weight log(1 + live/count), over its weight with `was` sets in use, lies between 1 and live/was (the
- * ratio moves monotonically with count, from live/was towards 1); so does the length.
- */
-export function lengthBound(p: SetProfiles, id: number, high: boolean): number {
-  const was = p.normsLive[id] as number;
-  const sum = (high ? p.sumHigh[id] : p.sumLow[id]) as number;
-  const by = was === p.live ? 1 : high ? most(p.live, was) : least(p.live, was);
-  return (Math.sqrt(sum) * by) / (p.sizes[id] as number);
-}
-
-const most = (live: number, was: number) => Math.max(1, live / was) * (1 + MARGIN);
-const least = (live: number, was: number) => Math.min(1, live / was) * (1 - MARGIN);
-
-/**
- * The bounds kept on the lengths of the sets holding a term whose sets grew or shrank, moved with its weight: a set's
- * length times its sessions, squared, is the sum over its terms of (weight · sessions)², and the term's part of it
- * changed by its sessions squared times the change of its weight squared (with the sets in use now, to which the
- * bounds are first brought).
- */
-function boundMoved(p: SetProfiles): void {
-  const { live, kept, normsLive, sumLow, sumHigh } = p;
-  const { moved, movedFrom, count, begin, end, cells } = p.pairs;
-  // What brings bounds as of `from` sets in use to now, squared: most sets touched share a few.
-  let from = live;
-  let [lowBy, highBy] = [1, 1];
-  for (let k = 0; k < moved.length; k++) {
-    const t = moved[k] as number;
-    const was = movedFrom[k] as number;
-    const now = count[t] as number;
-    // A term no set held before has no set whose length is kept; one none holds now, none to bound.
-    if (was === now || was === 0 || now === 0) continue;
-    const before = Math.log(1 + live / was) ** 2;
-    const after = Math.log(1 + live / now) ** 2;
-    const slack = MARGIN * Math.max(before, after);
-    const [down, up] = [after - before - slack, after - before + slack];
-    for (let i = begin[t] as number, stop = end[t] as number; i < stop; i++) {
-      const id = cells[2 * i] as number;
-      if (kept[id] === 0) continue;
-      let low = sumLow[id] as number;
-      let high = sumHigh[id] as number;
-      const at = normsLive[id] as number;
-      if (at !== live) {
-        if (at !== from) {
-          from = at;
-          lowBy = least(live, at) ** 2;
-          highBy = most(live, at) ** 2;
-        }
-        low *= lowBy;
-        high *= highBy;
-        normsLive[id] = live;
-      }
-      const held = cells[2 * i + 1] as number;
-      low += held * held * down;
-      sumLow[id] = Math.max(low, 0);
-      sumHigh[id] = high + held * held * up;
-      kept[id] = 2;
-    }
-  }
-}
-
-/**
- * The pairs brought to the memory's last load, and the lengths that load changed no longer kept (set-pairs.ts
- * `reweighed`): every other set's length stands, computed from the same numbers in the same order (bounded only, once
- * the sets in use are more or fewer).
- */
-export function bringPairs(p: SetProfiles, s: MemoryEntries): void {
-  buildPairs(p.pairs, s);
-  const { pairs, kept } = p;
-  if (pairs.reweighAll) kept.fill(0);
-  else {
-    boundMoved(p);
-    for (const id of pairs.reweighed) kept[id] = 0;
-  }
-  for (const t of pairs.moved) pairs.movedAt[t] = 0;
-  pairs.moved.length = 0;
-  pairs.movedFrom.length = 0;
-  pairs.reweighed.length = 0;
-  pairs.reweighAll = false;
-}
 
 /**
  * The `many` sets most similar to `terms`, nearest first, by cosine over IDF-weighted hashed terms (a term's weight in
@@ -280,12 +163,12 @@ export function nearestSets(
   for (let i = 0; i < SPREAD; i++) dot[i] = 0;
   const best: Near[] = [];
   const root = Math.sqrt(norm);
-  const { norms, normsAt, normsLive, kept, judgedNorms, judgedAt } = p;
+  const { norms, normsAt, kept, judgedNorms, judgedAt } = p;
   // A length kept from an earlier load stands, or its bounds, but not while a session is taken out (then only this
   // load's do).
   const keeps = !p.judging;
   let later = 0;
-  if (quotients.length < n) quotients = new Float64Array(n * 2);
+  if (quotients.length < n) [quotients, mosts] = [new Float64Array(n * 2), new Float64Array(n * 2)];
   const quotient = quotients;
   for (let f = 0; f < n; f++) {
     const id = sets[f] as number;
@@ -296,7 +179,7 @@ export function nearestSets(
     if (normsAt[id] === s.loads) keepNearest(best, many, p.byId[id] as SetProfile, over / (norms[id] as number));
     else if (judgedAt[id] === s.loads)
       keepNearest(best, many, p.byId[id] as SetProfile, over / (judgedNorms[id] as number));
-    else if (state === 1 && normsLive[id] === live)
+    else if (state === 1 && lengthStands(p, id))
       keepNearest(best, many, p.byId[id] as SetProfile, over / (norms[id] as number));
     else if (state !== 0) {
       // Bounded only: computed again only if it may be among the best (below).
@@ -313,6 +196,9 @@ type Near = { set: SetProfile; cos: number };
 
 /** By place among the sets found whose kept length is bounded only, their dot product over the query's length and their size. */
 let quotients = new Float64Array(0);
+/** By the same place, the most its cosine can be; and a set's bounds on its length as lengthBounds gives them. */
+let mosts = new Float64Array(0);
+const span = new Float64Array(2);
 
 /** Puts a set of cosine `raw` among the `many` best, kept in order (cosines equal to 9 places: the set whose tools sort first). */
 function keepNearest(best: Near[], many: number, set: SetProfile, raw: number): void {
@@ -338,16 +224,21 @@ function keepNearest(best: Near[], many: number, set: SetProfile, raw: number): 
  */
 function nearestLater(p: SetProfiles, s: MemoryEntries, best: Near[], many: number, later: number): void {
   const lows: number[] = [];
-  // The many-th best cosine some sets surely reach: the best's (rounded) and the bounded sets' least.
+  // The many-th best cosine some sets surely reach: the best's (rounded) and the bounded sets' least; and each bounded
+  // set's most, in place of its length.
   for (const { cos } of best) keepLargest(lows, cos - 1e-9, many);
-  for (let f = 0; f < later; f++)
-    keepLargest(lows, (quotients[f] as number) / lengthBound(p, found[f] as number, true), many);
+  const [sets, over, most] = [found, quotients, mosts];
+  for (let f = 0; f < later; f++) {
+    lengthBounds(p, sets[f] as number, span);
+    keepLargest(lows, (over[f] as number) / (span[1] as number), many);
+    most[f] = (over[f] as number) / (span[0] as number);
+  }
   // Below it by more than rounding to 9 places can close, a set is not among the best.
   const bar = lows.length === many ? (lows[many - 1] as number) - 3e-9 : -Infinity;
   for (let f = 0; f < later; f++) {
-    const id = found[f] as number;
-    if ((quotients[f] as number) / lengthBound(p, id, false) < bar) continue;
-    keepNearest(best, many, p.byId[id] as SetProfile, (quotients[f] as number) / normOf(p, id, s.loads));
+    if ((most[f] as number) < bar) continue;
+    const id = sets[f] as number;
+    keepNearest(best, many, p.byId[id] as SetProfile, (over[f] as number) / normOf(p, id, s.loads));
   }
 }
 

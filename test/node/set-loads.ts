@@ -25,15 +25,15 @@ export interface SetLoads {
   judgeOne(judge: () => unknown): void;
 }
 
-/** Creates an empty memory with sets, and its random loads from `seed`. */
-export function createSetLoads(seed: number): SetLoads {
+/** Creates an empty memory with sets (`common` as createSetProfiles takes it), and its random loads from `seed`. */
+export function createSetLoads(seed: number, common?: number): SetLoads {
   const random = seededRandom(seed);
   const terms = (size: number) =>
     [...new Set(Array.from({ length: size }, () => (random(3) === 0 ? random(6) : 6 + random(120))))].sort(
       (a, b) => a - b,
     );
   const s = createEntries();
-  const profiles = createSetProfiles();
+  const profiles = createSetProfiles(common);
   s.hooks = profileHooks(profiles);
   const pages = new Map<number, Remembered[]>();
   return {
