@@ -181,7 +181,9 @@ export function bringPairs(p: SetProfiles, s: MemoryEntries): void {
   buildPairs(p.pairs, s);
   const { pairs, kept } = p;
   if (pairs.reweighAll) {
+    // No length is kept past this: the slack starts again, so it never grows to where a step is lost in rounding.
     kept.fill(0);
+    p.slack = 0;
     p.termSlackAt.fill(0);
   } else {
     boundMoved(p);

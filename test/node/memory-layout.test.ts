@@ -71,7 +71,8 @@ describe("the memory's postings followed load by load", () => {
       // A term's region holds as many ids as the entries count live requests holding it (the search reads one for the
       // other).
       for (const t of s.terms.values()) {
-        const laid = t < followed.room.length ? followed.bounds[2 * t + 1] - followed.bounds[2 * t] : 0;
+        const laid =
+          t < followed.room.length ? (followed.bounds[2 * t + 1] as number) - (followed.bounds[2 * t] as number) : 0;
         expect(laid).toBe(s.df[t]);
       }
     }
