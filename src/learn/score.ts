@@ -142,17 +142,23 @@ function resolve(
 ): Resolved {
   // Most searches find the term as they left it, and read none of its postings (out of cache by then).
   if (known && known.catalogue === catalogue && known.u === u && known.halfLife === halfLife) return known;
+  // A term nothing was learned for still counts, by its IDF alone (looked up: keeping it by term cost more).
+  if (!entry)
+    return {
+      catalogue,
+      idf: idfIn(catalogue.index as BuiltIndex, term),
+      postings: [],
+      ids: [],
+      raw: [],
+      adds: [],
+      u,
+      halfLife,
+    };
   if (!known || known.catalogue !== catalogue) {
     let was = earlier?.get(term);
     if (was?.catalogue !== catalogue) was = undefined;
-    // A term nothing was learned for still counts, by its IDF alone.
-    if (!entry) {
-      const idf = was ? was.idf : idfIn(catalogue.index as BuiltIndex, term);
-      known = { catalogue, idf, postings: [], ids: [], raw: [], adds: [], u, halfLife };
-    } else {
-      known = resolveAnew(entry, term, catalogue, halfLife, was);
-      resolved.set(entry, known);
-    }
+    known = resolveAnew(entry, term, catalogue, halfLife, was);
+    resolved.set(entry, known);
     earlier?.set(term, known);
   }
   if (known.u !== u || known.halfLife !== halfLife) {
