@@ -4,7 +4,7 @@ import type { MemoryIndex } from './memory.ts';
 import {
   type MemoryHead,
   memoryHeadKey,
-  memoryPageKey,
+  memoryPageKeys,
   pageContent,
   pageLayout,
   type Remembered,
@@ -59,10 +59,12 @@ export function createRequestMemory(
   // carries its content tag, else the layer's own (pages written before tags, a store without identity).
   let own: BuiltMemory | undefined;
   let memory: BuiltMemory | undefined;
-  // Per page (lane * LANE_SPAN + page), the value this layer read, whether the page was closed then, and the run of
-  // its lane (the head's tag) it was read in.
-  const loaded = new Map<number, { value: unknown; closed: boolean; run: unknown }>();
+  // Per page (lane * LANE_SPAN + page), the value this layer read, whether the page was closed then, the run of its
+  // lane (the head's tag) it was read in, and its content (memory-pages.ts `pageContent`, or the value when it has
+  // none): made once, when read, so each later reading compares the very string the index holds, not a new one.
+  const loaded = new Map<number, { value: unknown; closed: boolean; run: unknown; content: unknown }>();
   const headNames = Array.from({ length: lanes }, (_, lane) => memoryHeadKey(scope, lane));
+  const pageKey = memoryPageKeys(scope);
   // What the last index() was built from: each lane's head as read, and the key and value of the page it fills.
   let built: BuiltFrom | undefined;
   // The reading under way, which searches asking at the same time wait for.
@@ -122,7 +124,7 @@ export function createRequestMemory(
     ]);
     const heads = read0.map(readMemoryHead);
     const runOf = (id: number) => heads[Math.floor(id / LANE_SPAN)]?.f;
-    const filling = new Set(heads.map(({ last }, lane) => memoryPageKey(scope, lane, last)));
+    const filling = new Set(heads.map(({ last }, lane) => pageKey(lane, last)));
     const readEarly = new Map<string, unknown>();
     for (const [k, key] of [...early.keys()].entries()) {
       const value = earlyValues[k];
@@ -149,7 +151,7 @@ export function createRequestMemory(
           // A page read while it was being filled is read once more after it closed, and a closed one again when
           // its lane started a new run (a clear deleted the head, and the same page numbers fill again).
           const current = n === last;
-          const hit = current ? fresh(memoryPageKey(scope, lane, n)) : undefined;
+          const hit = current ? fresh(pageKey(lane, n)) : undefined;
           if (had && (current ? hit?.value === had.value && hit : had.closed && had.run === f)) continue;
           if (current || !isTrusted(id)) stale.push([lane, n, current]);
           else {
@@ -161,7 +163,7 @@ export function createRequestMemory(
       }
       const values = await Promise.all(
         stale.map(([lane, n]) => {
-          const key = memoryPageKey(scope, lane, n);
+          const key = pageKey(lane, n);
           return readEarly.has(key) ? readEarly.get(key) : read(key, warn);
         }),
       );
@@ -171,7 +173,8 @@ export function createRequestMemory(
       for (const [k, [lane, n, current]] of stale.entries())
         loaded.set(lane * LANE_SPAN + n, {
           value: values[k],
-          closed: !current && !readEarly.has(memoryPageKey(scope, lane, n)),
+          content: pageContent(values[k]) ?? values[k],
+          closed: !current && !readEarly.has(pageKey(lane, n)),
           run: heads[lane]?.f,
         });
       if (!skipped.every(isTrusted)) continue;
@@ -179,7 +182,7 @@ export function createRequestMemory(
       const closedIn = new Map<number, string>();
       for (const id of wanted) {
         const had = loaded.get(id);
-        const content = had ? (pageContent(had.value) ?? had.value) : trusted?.pages.get(id);
+        const content = had ? had.content : trusted?.pages.get(id);
         contents.set(id, content);
         const run = runOf(id);
         if ((had ? had.closed : true) && typeof run === 'string') closedIn.set(id, run);
@@ -190,7 +193,7 @@ export function createRequestMemory(
       built = {
         heads: read0,
         pages: heads.map(({ last }, lane) => {
-          const key = memoryPageKey(scope, lane, last);
+          const key = pageKey(lane, last);
           return [key, loaded.get(lane * LANE_SPAN + last)?.value] as const;
         }),
       };

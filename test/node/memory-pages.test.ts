@@ -1,7 +1,15 @@
 // A page of the memory of past requests read again as it fills (src/learn/memory-pages.ts): only what was appended
 // since an earlier read is indexed, and only when the page is that very page grown, never one rewritten since.
 import { describe, expect, it } from 'vitest';
-import { appendToPage, heldPrefix, pageContent, pageEntries, type Remembered } from '../../src/learn/memory-pages.ts';
+import {
+  appendToPage,
+  heldPrefix,
+  memoryPageKey,
+  memoryPageKeys,
+  pageContent,
+  pageEntries,
+  type Remembered,
+} from '../../src/learn/memory-pages.ts';
 
 const request = (session: number, terms: number[], tools: string[]): Remembered => ({ session, turn: 0, terms, tools });
 const a = request(1, [10, 20], ['get_forecast']);
@@ -38,5 +46,16 @@ describe('a memory page read again as it fills', () => {
     expect(heldPrefix(grow(held, c), held)).toBe(0);
     const broken = { ...grow(held, c), x: [...grow(held, c).x.slice(0, 2), 'not an entry'] };
     expect(heldPrefix(broken, pageContent(held))).toBe(0);
+  });
+});
+
+describe("a scope's page keys", () => {
+  it('are the same whether the scope is escaped once or for each key', () => {
+    for (const scope of ['app', 'a:m0', '100%:x'])
+      for (const [lane, n] of [
+        [0, 0],
+        [3, 17],
+      ] as const)
+        expect(memoryPageKeys(scope)(lane, n)).toBe(memoryPageKey(scope, lane, n));
   });
 });
