@@ -432,9 +432,15 @@ export function extendPage(s: MemoryEntries, n: number, added: readonly Remember
 }
 
 /** Forgets every loaded page not in `keep`. */
-export function retainPages(s: MemoryEntries, keep: ReadonlySet<number>): void {
-  const old = [...s.pages.keys()].filter((n) => !keep.has(n));
-  if (old.length === 0) return;
+export function retainPages(s: MemoryEntries, keep: { has(n: number): boolean }): void {
+  // No array unless a page goes: nearly every read of the memory keeps them all.
+  let old: number[] | undefined;
+  for (const n of s.pages.keys())
+    if (!keep.has(n)) {
+      old ??= [];
+      old.push(n);
+    }
+  if (!old) return;
   s.loads++;
   const gone = new Set<number | string>();
   for (const n of old) remove(s, n, gone);

@@ -26,7 +26,7 @@ export interface MemoryIndex {
   /** Appends to page `n` the requests stored after those it holds (the page grew: memory-pages.ts `heldPrefix`). */
   extend(n: number, entries: readonly Remembered[]): void;
   /** Forgets every loaded page not in `pages` (a lane drops its oldest as the bound requires). */
-  retain(pages: ReadonlySet<number>): void;
+  retain(pages: { has(n: number): boolean }): void;
   /** The tools the requests most similar to `terms` used, voted (by their numbers; valid until the next vote). None when none is similar enough. */
   vote(terms: readonly number[], settings: VoteSettings): Votes;
   /** Per tool number, the tool's id in the catalogue whose names are `byName` (-1 for a tool it lacks). */

@@ -99,9 +99,8 @@ export function createRequestMemory(
 
   /** The index to bring up to date: shared only when every page's content and every lane's run can be told apart. */
   function pick(heads: readonly MemoryHead[], contents: ReadonlyMap<number, unknown>): BuiltMemory {
-    const tagged =
-      heads.every(({ last, f }) => last === 0 || typeof f === 'string') &&
-      [...contents.values()].every((content) => typeof content === 'string');
+    let tagged = heads.every(({ last, f }) => last === 0 || typeof f === 'string');
+    for (const content of contents.values()) if (typeof content !== 'string') tagged = false;
     if (identity && tagged) return sharedBuilt(identity, scope, memoryBytes, sets);
     // Untagged pages are told apart by the value read, as a layer alone always did.
     own ??= createBuilt(sets);

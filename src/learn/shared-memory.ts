@@ -61,9 +61,9 @@ export function bringTo(
   closedIn: ReadonlyMap<number, string>,
   stored: (id: number) => unknown,
 ): MemoryIndex {
-  const wanted = new Set(contents.keys());
-  for (const id of target.pages.keys()) if (!wanted.has(id)) target.pages.delete(id);
-  target.memory.retain(wanted);
+  // The pages read are the keys of `contents`: no set of them is made (a read after a commit keeps all about 20).
+  for (const id of target.pages.keys()) if (!contents.has(id)) target.pages.delete(id);
+  target.memory.retain(contents);
   for (const [id, content] of contents) {
     const was = target.pages.get(id);
     if (!(was === content || (shared && laterFilling(was, content)))) {
@@ -77,7 +77,7 @@ export function bringTo(
     if (run === undefined) target.closed.delete(id);
     else target.closed.set(id, run);
   }
-  for (const id of target.closed.keys()) if (!wanted.has(id)) target.closed.delete(id);
+  for (const id of target.closed.keys()) if (!contents.has(id)) target.closed.delete(id);
   return target.memory;
 }
 
