@@ -123,7 +123,16 @@ function resolveAnew(entry: TermEntry, term: string, catalogue: Catalogue, halfL
       raw.push(rawWas[2 + 3 * j] as number, rawWas[3 + 3 * j] as number, rawWas[4 + 3 * j] as number);
     } else {
       const [tool, c, m, at] = posting;
-      ids.push(catalogue.byName.get(tool) ?? -1);
+      // A tool the term held before keeps its id (the same catalogue): a commit writes each posting it changed as a
+      // new array, and a lookup in the catalogue by name costs a hash of the name and a probe that misses the cache.
+      let id = -2;
+      if (was !== undefined)
+        for (let k = 0, before = was.postings; k < before.length; k++)
+          if ((before[k] as Posting)[0] === tool) {
+            id = was.ids[k] as number;
+            break;
+          }
+      ids.push(id === -2 ? (catalogue.byName.get(tool) ?? -1) : id);
       raw.push(c, m, at);
     }
   }
