@@ -118,17 +118,17 @@ export function pageContent(value: unknown): string | undefined {
 
 /** The key of the head of a scope's memory lane `lane`. */
 export const memoryHeadKey = (scope: string, lane: number): string => `${scopeKey(scope)}:m${lane}`;
-/** The key of page `n` of a scope's memory lane `lane`. */
-export const memoryPageKey = (scope: string, lane: number, n: number): string => `${scopeKey(scope)}:m${lane}:${n}`;
-
 /**
- * The same keys for one scope, its start escaped once: a read of the memory names a dozen pages, and escaping the
- * scope for each (a regular expression) was most of what naming them cost.
+ * The keys of a scope's memory pages (page `n` of lane `lane`), its start escaped once: a read of the memory names a
+ * dozen pages, and escaping the scope for each (a regular expression) was most of what naming them cost.
  */
 export function memoryPageKeys(scope: string): (lane: number, n: number) => string {
   const start = `${scopeKey(scope)}:m`;
   return (lane, n) => `${start}${lane}:${n}`;
 }
+
+/** The key of page `n` of a scope's memory lane `lane`. */
+export const memoryPageKey = (scope: string, lane: number, n: number): string => memoryPageKeys(scope)(lane, n);
 
 /** Lanes at most: each write appends to one lane's page, picked at random, so no key takes every write. */
 export const MAX_LANES = 4;

@@ -105,6 +105,15 @@ function fadeFrom(fades: Float64Array, u: number, at: number, halfLife: number):
  * found by pointer: a commit copies only the postings it changes, and no one changes a posting in place): looking
  * each tool up again in the catalogue, out of cache after a commit, was the first search's largest cost of resolving.
  */
+/**
+ * The id a term's earlier resolution gave `tool`, if it held it: a commit writes each posting it changed as a new
+ * array, and a lookup in the catalogue by name costs a hash of the name and a probe that misses the cache.
+ */
+function heldId({ postings, ids }: Resolved, tool: string): number | undefined {
+  for (let k = 0; k < postings.length; k++) if ((postings[k] as Posting)[0] === tool) return ids[k];
+  return undefined;
+}
+
 function resolveAnew(entry: TermEntry, term: string, catalogue: Catalogue, halfLife: number, was?: Resolved): Resolved {
   const postings = entry[2].slice(0, READ_PER_TERM);
   const ids: number[] = [];
@@ -123,16 +132,7 @@ function resolveAnew(entry: TermEntry, term: string, catalogue: Catalogue, halfL
       raw.push(rawWas[2 + 3 * j] as number, rawWas[3 + 3 * j] as number, rawWas[4 + 3 * j] as number);
     } else {
       const [tool, c, m, at] = posting;
-      // A tool the term held before keeps its id (the same catalogue): a commit writes each posting it changed as a
-      // new array, and a lookup in the catalogue by name costs a hash of the name and a probe that misses the cache.
-      let id = -2;
-      if (was !== undefined)
-        for (let k = 0, before = was.postings; k < before.length; k++)
-          if ((before[k] as Posting)[0] === tool) {
-            id = was.ids[k] as number;
-            break;
-          }
-      ids.push(id === -2 ? (catalogue.byName.get(tool) ?? -1) : id);
+      ids.push((was && heldId(was, tool)) ?? catalogue.byName.get(tool) ?? -1);
       raw.push(c, m, at);
     }
   }

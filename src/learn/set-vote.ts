@@ -176,16 +176,17 @@ export function nearestSets(
     dot[f + SPREAD] = 0;
     slot[id] = 0;
     const state = keeps ? (kept[id] as number) : 0;
-    if (normsAt[id] === s.loads) keepNearest(best, many, p.byId[id] as SetProfile, over / (norms[id] as number));
-    else if (judgedAt[id] === s.loads)
-      keepNearest(best, many, p.byId[id] as SetProfile, over / (judgedNorms[id] as number));
-    else if (state === 1 && lengthStands(p, id))
-      keepNearest(best, many, p.byId[id] as SetProfile, over / (norms[id] as number));
-    else if (state !== 0) {
+    let length: number | undefined;
+    if (normsAt[id] === s.loads) length = norms[id] as number;
+    else if (judgedAt[id] === s.loads) length = judgedNorms[id] as number;
+    else if (state === 1 && lengthStands(p, id)) length = norms[id] as number;
+    else if (state === 0) length = normOf(p, id, s.loads);
+    if (length !== undefined) keepNearest(best, many, p.byId[id] as SetProfile, over / length);
+    else {
       // Bounded only: computed again only if it may be among the best (below).
       sets[later] = id;
       quotient[later++] = over;
-    } else keepNearest(best, many, p.byId[id] as SetProfile, over / normOf(p, id, s.loads));
+    }
   }
   if (later > 0) nearestLater(p, s, best, many, later);
   return best;
@@ -226,11 +227,11 @@ function nearestLater(p: SetProfiles, s: MemoryEntries, best: Near[], many: numb
   const lows: number[] = [];
   // The many-th best cosine some sets surely reach: the best's (rounded) and the bounded sets' least; and each bounded
   // set's most, in place of its length.
-  for (const { cos } of best) keepLargest(lows, cos - 1e-9, many);
+  for (const { cos } of best) keepFirst(lows, cos - 1e-9, many, largestFirst);
   const [sets, over, most] = [found, quotients, mosts];
   for (let f = 0; f < later; f++) {
     lengthBounds(p, sets[f] as number, span);
-    keepLargest(lows, (over[f] as number) / (span[1] as number), many);
+    keepFirst(lows, (over[f] as number) / (span[1] as number), many, largestFirst);
     most[f] = (over[f] as number) / (span[0] as number);
   }
   // Below it by more than rounding to 9 places can close, a set is not among the best.
@@ -242,16 +243,8 @@ function nearestLater(p: SetProfiles, s: MemoryEntries, best: Near[], many: numb
   }
 }
 
-/** Keeps the `many` largest values in `lows`, the largest first. */
-function keepLargest(lows: number[], value: number, many: number): void {
-  if (lows.length === many && value <= (lows[many - 1] as number)) return;
-  let at = Math.min(lows.length, many - 1);
-  while (at > 0 && (lows[at - 1] as number) < value) {
-    lows[at] = lows[at - 1] as number;
-    at--;
-  }
-  lows[at] = value;
-}
+/** Orders numbers largest first (keepFirst keeps the largest). */
+const largestFirst = (a: number, b: number): number => b - a;
 
 /** Remembered requests the sets' vote is judged on, each without its own session, to learn how reliable it is. */
 const SAMPLES = 64;

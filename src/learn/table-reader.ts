@@ -61,31 +61,26 @@ function spells(data: Float64Array, at: number, term: string): boolean {
   return true;
 }
 
+/**
+ * What a search's terms are resolved for: the catalogue and half-life of `stamp`, the clock, and each term's last
+ * resolution by term (score.ts `writeTerm`).
+ */
+interface ResolveFor {
+  readonly stamp: number;
+  readonly catalogue: Catalogue;
+  readonly u: number;
+  readonly halfLife: number;
+  readonly earlier: Map<string, Resolved>;
+}
+
 /** The terms' values a reader holds, found by term and resolved for a catalogue and a half-life. */
 interface TermTable {
   /** The values' array: found() and add() give places in it (a new one when it grows or starts again). */
   readonly data: () => Float64Array;
-  /** Where the term's values start in data, resolved afresh when `stamp` is not theirs; -1 when not held. */
-  found(
-    term: string,
-    hash: number,
-    stamp: number,
-    catalogue: Catalogue,
-    u: number,
-    halfLife: number,
-    earlier: Map<string, Resolved>,
-  ): number;
+  /** Where the term's values start in data, resolved afresh when `to.stamp` is not theirs; -1 when not held. */
+  found(term: string, hash: number, to: ResolveFor): number;
   /** Holds the term's entry and gives where its values, resolved, start in data. */
-  add(
-    entry: TermEntry | undefined,
-    term: string,
-    hash: number,
-    stamp: number,
-    catalogue: Catalogue,
-    u: number,
-    halfLife: number,
-    earlier: Map<string, Resolved>,
-  ): number;
+  add(entry: TermEntry | undefined, term: string, hash: number, to: ResolveFor): number;
   /** Makes room for `terms` more terms, starting again when the table would hold more than TERMS_HELD. */
   room(terms: number): void;
   clear(): void;
@@ -148,24 +143,15 @@ function createTermTable(): TermTable {
     return at;
   };
   /** A new run for the term (its head copied from `head`'s, or written), its values resolved; where they start. */
-  const resolveAt = (
-    slot: number,
-    place: number,
-    term: string,
-    stamp: number,
-    catalogue: Catalogue,
-    u: number,
-    halfLife: number,
-    earlier: Map<string, Resolved>,
-  ): number => {
+  const resolveAt = (slot: number, place: number, term: string, to: ResolveFor): number => {
     const entry = entries[place];
     const head = CHARS + term.length;
     const at = take(head + spanOf(entry));
     data[at + PLACE] = place;
-    data[at + STAMP] = stamp;
+    data[at + STAMP] = to.stamp;
     data[at + LENGTH] = term.length;
     for (let i = 0; i < term.length; i++) data[at + CHARS + i] = term.charCodeAt(i);
-    writeTerm(data, at + head, entry, term, catalogue, u, halfLife, earlier);
+    writeTerm(data, at + head, entry, term, to.catalogue, to.u, to.halfLife, to.earlier);
     slots[2 * slot] = at + 1;
     return at + head;
   };
@@ -177,21 +163,21 @@ function createTermTable(): TermTable {
   };
   return {
     data: () => data,
-    found(term, hash, stamp, catalogue, u, halfLife, earlier) {
+    found(term, hash, to) {
       const slot = probe(term, hash);
       const r = (slots[2 * slot] as number) - 1;
       if (r < 0) return -1;
-      if (data[r + STAMP] === stamp) return r + CHARS + term.length;
-      return resolveAt(slot, data[r + PLACE] as number, term, stamp, catalogue, u, halfLife, earlier);
+      if (data[r + STAMP] === to.stamp) return r + CHARS + term.length;
+      return resolveAt(slot, data[r + PLACE] as number, term, to);
     },
-    add(entry, term, hash, stamp, catalogue, u, halfLife, earlier) {
+    add(entry, term, hash, to) {
       if (entries.length === slotOf.length) grow();
       const slot = probe(term, hash);
       const place = entries.length;
       entries.push(entry);
       slotOf[place] = slot;
       slots[2 * slot + 1] = hash;
-      return resolveAt(slot, place, term, stamp, catalogue, u, halfLife, earlier);
+      return resolveAt(slot, place, term, to);
     },
     room(terms) {
       if (entries.length + terms > TERMS_HELD || top > DATA_HELD) clear();
@@ -255,13 +241,14 @@ export function createTableReader(scope: string, space: SpaceCache): TableReader
       held.halfLife = halfLife;
     }
     const { shards, stamp, u } = held;
+    const to: ResolveFor = { stamp, catalogue, u, halfLife, earlier };
     const at: number[] = [];
     let mass = 0;
     for (let k = 0; k < terms.length; k++) {
       if (!first[k]) continue;
       const term = terms[k] as string;
       const hash = hashes[k] as number;
-      let place = table.found(term, hash, stamp, catalogue, u, halfLife, earlier);
+      let place = table.found(term, hash, to);
       if (place < 0) {
         const i = hash % SHARDS;
         let x = shards[i];
@@ -272,7 +259,7 @@ export function createTableReader(scope: string, space: SpaceCache): TableReader
           shards[i] = x;
           held.until = Math.min(held.until, hit.at + REFRESH_MS);
         }
-        place = table.add(entryIn(x, term), term, hash, stamp, catalogue, u, halfLife, earlier);
+        place = table.add(entryIn(x, term), term, hash, to);
       }
       at.push(place);
       // Read here, each term's values are on their way to the cache before the search adds them.
