@@ -2,9 +2,9 @@
 // leave-one-set-out folds, at a quarter, a half and 80% of the queries fed, the curve on metatool, and what learning
 // costs prepare and search at 4,076 tools, learn on and fed against off, interleaved in one run.
 import type { Message, Tool } from '../src/base/types.ts';
-import { createMemoryStore, createToolSearch } from '../src/index.ts';
+import { createMemoryStore, createToolSearch, type ToolSearch } from '../src/index.ts';
 import { MEMORY_WEIGHT, SET_WEIGHT } from '../src/learn/options.ts';
-import { labelledSets, loadSet } from './data.ts';
+import { type BenchQuery, labelledSets, loadSet } from './data.ts';
 import {
   FRACTIONS,
   leaveOneSetOut,
@@ -22,15 +22,39 @@ import type { Table } from './table.ts';
 const pts = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`;
 const ms = (x: number): string => `${x.toFixed(3)} ms`;
 
-/** A fed session's history: the request, a search with its result, two tools called with results. */
-export function history(query: string, found: readonly string[]): Message[] {
+/**
+ * A fed session's history: the request, a search with its result, two tools called with results. `round` tells one
+ * round's call ids from another's in a long session.
+ */
+export function history(query: string, found: readonly string[], round = ''): Message[] {
+  const [s, c] = [`s${round}`, (i: number) => `c${i}${round}`];
   return [
     { role: 'user', content: query },
-    { role: 'assistant', toolCalls: [{ id: 's', name: 'search_tools', arguments: JSON.stringify({ query }) }] },
-    { role: 'tool', toolCallId: 's', content: JSON.stringify({ tools: found.map((name) => ({ name })) }) },
-    { role: 'assistant', toolCalls: found.slice(0, 2).map((name, i) => ({ id: `c${i}`, name, arguments: '{}' })) },
-    ...found.slice(0, 2).map((_, i): Message => ({ role: 'tool', toolCallId: `c${i}`, content: 'ok' })),
+    { role: 'assistant', toolCalls: [{ id: s, name: 'search_tools', arguments: JSON.stringify({ query }) }] },
+    { role: 'tool', toolCallId: s, content: JSON.stringify({ tools: found.map((name) => ({ name })) }) },
+    { role: 'assistant', toolCalls: found.slice(0, 2).map((name, i) => ({ id: c(i), name, arguments: '{}' })) },
+    ...found.slice(0, 2).map((_, i): Message => ({ role: 'tool', toolCallId: c(i), content: 'ok' })),
   ];
+}
+
+/** Rounds of the long session the bench times: each a new request, searched and two tools called. */
+export const LONG_ROUNDS = 200;
+
+/**
+ * The median prepare of a long session's last 20 rounds: LONG_ROUNDS requests of `queries`, one a round, the whole
+ * history sent every round as a host's loop sends it (each round's search and calls commit new credit).
+ */
+async function longSession(layer: ToolSearch, tools: Tool[], queries: readonly BenchQuery[], id: string) {
+  const messages: Message[] = [];
+  const last: number[] = [];
+  for (let r = 0; r < LONG_ROUNDS; r++) {
+    const q = queries[r % queries.length] as BenchQuery;
+    messages.push(...history(q.query, q.relevant, `-${r}`));
+    const t = await timeMs(() => layer.prepare({ sessionId: id, tools, messages: [...messages] }));
+    if (r >= LONG_ROUNDS - 20) last.push(t);
+  }
+  await layer.flush();
+  return median(last);
 }
 
 /** What learning costs a round and a search, learn off against on: medians, and the ratios of the rounds' medians. */
@@ -41,6 +65,8 @@ export interface LearnSpeed {
   readonly search: { off: number; on: number; ratio: number };
   /** The same searches on the layer that committed each round's new sessions first (its memory grows). */
   readonly searchAfterCommits: { on: number; ratio: number };
+  /** A prepare of a long session's late rounds (LONG_ROUNDS, the whole history sent each round): off and on. */
+  readonly longSession: { off: number; on: number };
 }
 
 /**
@@ -110,10 +136,17 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     for (const [k, { into }] of searchers.entries()) into.push(median(laps[k] as number[]));
   }
   const ratio = (of: number[]) => median(of.map((x, i) => x / (times.sOff[i] as number)));
+  // Long sessions in turn, learning off and on, each on a layer of its own kind; new sessions each time.
+  const long = { off: [] as number[], on: [] as number[] };
+  for (let r = 0; r < Math.max(3, Math.ceil(rounds / 2)); r++) {
+    long.off.push(await longSession(off, tools, fresh, `long-${r}`));
+    long.on.push(await longSession(on, tools, fresh, `long-${r}`));
+  }
   return {
     prepare: { off: median(times.off), commit: median(times.commit), replay: median(times.replay) },
     search: { off: median(times.sOff), on: median(times.sFed), ratio: ratio(times.sFed) },
     searchAfterCommits: { on: median(times.sOn), ratio: ratio(times.sOn) },
+    longSession: { off: median(long.off), on: median(long.on) },
   };
 }
 
@@ -215,6 +248,12 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
           ms(speed.prepare.replay - speed.prepare.off),
         ],
         [
+          `prepare of a long session's late rounds (rounds ${LONG_ROUNDS - 19}-${LONG_ROUNDS}, each a new search; the whole history sent)`,
+          ms(speed.longSession.off),
+          ms(speed.longSession.on),
+          ms(speed.longSession.on - speed.longSession.off),
+        ],
+        [
           'search whose terms carry credit, the memory as fed (676 sessions)',
           ms(speed.search.off),
           ms(speed.search.on),
@@ -229,6 +268,7 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
       ],
       notes: [
         'Rounds of 677 calls each; the prepares of each kind in a loop of their own, the searches of the three layers in turn call by call; medians of the rounds’ medians (a search ratio: the median of the rounds’ ratios to learning off). A committing round only queues its credit: the merged write runs in the background, its time counted in whichever call it overlaps. The last row’s layer is the one that committed: its memory holds 676 sessions more each round (about 5,400 by the seventh).',
+        `The long session: ${LONG_ROUNDS} of the unfed requests in turn, each searched and two of its tools called, the history of every round before it sent whole (about ${LONG_ROUNDS * 5} messages by the last); the median of its last 20 prepares, the median over runs alternating learning off and on.`,
       ],
     },
   ];

@@ -13,8 +13,8 @@ import type { Remembered } from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
 import { createQueryTerms, rememberRecent } from './query-terms.ts';
 import { createRequestMemory } from './requests.ts';
-import { desiredCredit, sessionLearning } from './session.ts';
-import { readUnits } from './signal.ts';
+import { type MadeRequest, sameUnits, sessionLearning } from './session.ts';
+import { type LearnUnit, readUnits } from './signal.ts';
 import { createSpaceCache } from './space-cache.ts';
 import { fade, readShard, SHARDS, type Shard, shardKey } from './table.ts';
 import { createTableReader } from './table-reader.ts';
@@ -78,28 +78,30 @@ export function createLearner(
   const table = createTableReader(scope, space);
   const requests = createRequestMemory(scope, options.memoryBytes, space, options.setWeight > 0);
   const writer = createCreditWriter(scope, options, space, table, requests);
-  // What each session's history taught when last read: a round that re-sends it has nothing new to compute.
-  const credited = new Map<string, string>();
+  // What each session's history taught when last read, as its units (a round that re-sends them has nothing new),
+  // and the requests made of its turns (a long session's finished turns come back every round).
+  const credited = new Map<string, { units: readonly LearnUnit[]; made: Map<number, MadeRequest> }>();
 
   return {
     round(sessionId, messages, searchToolName, known) {
       const units = readUnits(messages, searchToolName, known);
       if (units.length === 0) return nothing;
-      const signature = units.map((unit) => `${unit.query}\u0000${unit.tools.join('\u0001')}`).join('\u0002');
-      if (credited.get(sessionId) === signature) return nothing;
-      const desired = desiredCredit(units, terms);
-      const memory = options.memoryBytes === 0 ? undefined : { units, session: sessionHash(sessionId), queries: terms };
+      const before = credited.get(sessionId);
+      if (before && sameUnits(before.units, units)) return nothing;
+      const session = options.memoryBytes === 0 ? undefined : sessionHash(sessionId);
       let delta: ReturnType<typeof sessionLearning>['delta'];
       let requests: Remembered[] = [];
+      let made = before?.made;
       return {
         apply(record) {
-          const change = sessionLearning(record, desired, memory);
+          const change = sessionLearning(record, units, terms, session, before?.made);
           delta = change.delta;
           requests = change.requests;
+          made = change.made;
           return change.record;
         },
         commit(warn, now) {
-          rememberRecent(credited, sessionId, signature, SESSIONS_KEPT);
+          rememberRecent(credited, sessionId, { units, made: made ?? new Map() }, SESSIONS_KEPT);
           if (!delta && requests.length === 0) return undefined;
           const found = delta;
           const asked = requests;

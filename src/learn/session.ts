@@ -1,8 +1,9 @@
 // One session's part in learning: what its history credits, measured against what it already gave, so a
 // history replayed every round credits nothing twice and a session moves each tool by at most one search's worth.
-// This runs inside every committing `prepare`, so it reads the record once and builds one new record: the pairs
-// are found through maps by tool then term (no string built to find a pair), the record's keys are counted once,
-// and the memory's part writes into the same new `learned` as the credit's instead of copying it again.
+// This runs inside every committing `prepare`, and a long session sends its whole history every round: a round
+// follows only the (tool, term) pairs the session's record holds or can still take (the record is bounded), and
+// makes only the requests the record keeps, never every pair and request the history names (at 200 rounds, that
+// cost a round about 6 ms more than learning off; bench/TUNING.md).
 import type { DiscoveredRecord } from '../core/discovered.ts';
 import { RECORD_VERSION } from '../core/discovered.ts';
 import { fnv1a } from '../search/fnv.ts';
@@ -22,58 +23,6 @@ const pairKey = (tool: string, term: string) => `${tool}\n${term}`;
 const termKey = (term: string) => `\n${term}`;
 const requestKey = (turn: number) => `\t${turn}`;
 
-/**
- * The (tool, term) pairs a history credits, in the order they first appear, each with its record key and the
- * share of the session's credit for the tool that goes to the term.
- */
-export interface Desired {
-  readonly tools: readonly string[];
-  readonly terms: readonly string[];
-  readonly keys: readonly string[];
-  readonly shares: readonly number[];
-}
-
-/**
- * What the session's units ask for. One search gives each tool it led to 1 / (tools it led to), on each of its
- * terms; a tool that several searches led to has that divided by their number. So a session moves a tool by at
- * most one search's worth whatever it does: a loop of searches that each end in the same tool spreads one credit
- * over all its words instead of giving each word a whole one. The shares depend on the whole history only, so the
- * same history read once or at every prefix settles on the same credit.
- */
-export function desiredCredit(units: readonly LearnUnit[], queries: QueryTerms): Desired {
-  const searches = new Map<string, number>();
-  for (const unit of units) for (const tool of unit.tools) searches.set(tool, (searches.get(tool) ?? 0) + 1);
-  const tools: string[] = [];
-  const terms: string[] = [];
-  const sums: number[] = [];
-  // Per tool, per term, the pair's place in the lists: a pair several searches credit sums their adds in order.
-  const places = new Map<string, Map<string, number>>();
-  for (const unit of units) {
-    const part = 1 / unit.tools.length;
-    const byTool = unit.tools.map(
-      (tool) => places.get(tool) ?? (places.set(tool, new Map()).get(tool) as Map<string, number>),
-    );
-    const adds = unit.tools.map((tool) => part / (searches.get(tool) as number));
-    const { terms: unitTerms, first } = queries.of(unit.query);
-    for (const [k, term] of unitTerms.entries()) {
-      // A term that recurs in the query counts once.
-      if (!first[k]) continue;
-      for (const [j, tool] of unit.tools.entries()) {
-        const place = (byTool[j] as Map<string, number>).get(term);
-        const add = adds[j] as number;
-        if (place === undefined) {
-          (byTool[j] as Map<string, number>).set(term, sums.length);
-          tools.push(tool);
-          terms.push(term);
-          sums.push(add);
-        } else sums[place] = (sums[place] as number) + add;
-      }
-    }
-  }
-  const keys = tools.map((tool, i) => pairKey(tool, terms[i] as string));
-  return { tools, terms, keys, shares: sums.map(round) };
-}
-
 /** A session record's learned part, or nothing for a missing or malformed one. */
 function learnedOf(record: DiscoveredRecord | undefined): Readonly<Record<string, number>> {
   const learned = record?.learned;
@@ -86,100 +35,261 @@ export interface SessionLearning {
   readonly record: DiscoveredRecord | undefined;
   /** The delta for the scope's table: undefined when no credit changed. */
   readonly delta: CreditDelta | undefined;
-  /** The requests for the memory of past requests: empty when none grew (or without `memory`). */
+  /** The requests for the memory of past requests: empty when none grew (or without `session`). */
   readonly requests: Remembered[];
+  /** The requests made of the turns this round looked at, for the next round of the same session. */
+  readonly made: Map<number, MadeRequest>;
 }
 
 /**
- * Compares the desired credit with what the record says the session gave, and, given `memory`, the session's
- * requests with the ones the record last saw. The record's `learned` keeps its keys in order and adds the new ones
- * after them: the credit's pairs and terms first, then the requests.
+ * The pairs a round follows, in lists by their index: the record's own (what it says each gave), then each new pair
+ * the record takes, when the history first names it. Each has the history's share so far, and the order in which
+ * the history first names it (-1: nowhere).
+ */
+interface Followed {
+  readonly index: Map<string, Map<string, number>>;
+  readonly tools: string[];
+  readonly terms: string[];
+  readonly had: (number | undefined)[];
+  readonly fresh: boolean[];
+  readonly sums: number[];
+  readonly firstAt: number[];
+}
+
+/** Follows a pair; its index. `fresh`: a new pair whose term the record has not seen either. */
+function follow(f: Followed, tool: string, term: string, had: number | undefined, fresh: boolean): number {
+  const i = f.tools.length;
+  const byTerm = f.index.get(tool) ?? (f.index.set(tool, new Map()).get(tool) as Map<string, number>);
+  byTerm.set(term, i);
+  f.tools.push(tool);
+  f.terms.push(term);
+  f.had.push(had);
+  f.fresh.push(fresh);
+  f.sums.push(0);
+  f.firstAt.push(-1);
+  return i;
+}
+
+/** The record's pairs (a value that is not a number counts as a new pair, as it always has). */
+function recordedPairs(given: Readonly<Record<string, number>>, names: readonly string[]): Followed {
+  const f: Followed = { index: new Map(), tools: [], terms: [], had: [], fresh: [], sums: [], firstAt: [] };
+  for (const name of names) {
+    // A pair's key is its tool and term around the last newline (a term holds none); a term's key starts with one,
+    // and a request's has none.
+    const cut = name.lastIndexOf('\n');
+    const had = given[name];
+    if (cut > 0 && typeof had === 'number') follow(f, name.slice(0, cut), name.slice(cut + 1), had, false);
+  }
+  return f;
+}
+
+/**
+ * One search gives each tool it led to 1 / (tools it led to), on each of its terms; a tool that several searches led
+ * to has that divided by their number. So a session moves a tool by at most one search's worth whatever it does: a
+ * loop of searches that each end in the same tool spreads one credit over all its words instead of giving each word
+ * a whole one. The shares depend on the whole history only, so the same history read once or at every prefix
+ * settles on the same credit. The history's pairs are named in order (unit, then term, then tool); a new pair is
+ * taken when first named, while the record has room. Adds the shares into `f`; the record's size after.
+ */
+function followHistory(
+  f: Followed,
+  units: readonly LearnUnit[],
+  queries: QueryTerms,
+  given: Readonly<Record<string, number>>,
+  size: number,
+): void {
+  const searches = new Map<string, number>();
+  for (const unit of units) for (const tool of unit.tools) searches.set(tool, (searches.get(tool) ?? 0) + 1);
+  const empty = size === 0;
+  const newTerms = new Set<string>();
+  let named = 0;
+  for (const unit of units) {
+    const { tools } = unit;
+    // Per tool, the terms followed for it: a search whose tools have none adds nothing once the record is full.
+    const byTool = tools.map((tool) => f.index.get(tool));
+    if (size >= MAX_SESSION_PAIRS && byTool.every((byTerm) => byTerm === undefined)) continue;
+    const part = 1 / tools.length;
+    const { terms, first } = queries.of(unit.query);
+    for (const [k, term] of terms.entries()) {
+      // A term that recurs in the query counts once.
+      if (!first[k]) continue;
+      for (const [j, tool] of tools.entries()) {
+        let i = byTool[j]?.get(term);
+        if (i === undefined) {
+          // A pair not taken when first named never is: the record only grows, so it never has more room.
+          if (size >= MAX_SESSION_PAIRS) continue;
+          const fresh = (empty || given[termKey(term)] === undefined) && !newTerms.has(term);
+          if (size + (fresh ? 2 : 1) > MAX_SESSION_PAIRS) continue;
+          size += fresh ? 2 : 1;
+          if (fresh) newTerms.add(term);
+          i = follow(f, tool, term, undefined, fresh);
+          byTool[j] = f.index.get(tool);
+        }
+        const add = part / (searches.get(tool) as number);
+        if ((f.firstAt[i] as number) < 0) {
+          f.firstAt[i] = named++;
+          f.sums[i] = add;
+        } else f.sums[i] = (f.sums[i] as number) + add;
+      }
+    }
+  }
+}
+
+/**
+ * Compares the history's credit with what the record says the session gave, and, given `session` (the memory's
+ * hash of it), the session's requests with the ones the record last saw. The record's `learned` keeps its keys in
+ * order and adds the new ones after them, in the order the history first names them: the credit's pairs and terms
+ * first, then the requests.
  */
 export function sessionLearning(
   record: DiscoveredRecord | undefined,
-  desired: Desired,
-  memory?: { readonly units: readonly LearnUnit[]; readonly session: number; readonly queries: QueryTerms },
+  units: readonly LearnUnit[],
+  queries: QueryTerms,
+  session?: number,
+  madeBefore?: ReadonlyMap<number, MadeRequest>,
 ): SessionLearning {
   const given = learnedOf(record);
   const names = Object.keys(given);
-  // A fresh session's record has nothing to look up: its every pair is new.
   const empty = names.length === 0;
-  let size = names.length;
+  const f = recordedPairs(given, names);
+  followHistory(f, units, queries, given, names.length);
+  // The pairs whose share moved, in the order the history first names them.
+  const moved: number[] = [];
+  for (let i = 0; i < f.tools.length; i++) {
+    if ((f.firstAt[i] as number) < 0) continue;
+    f.sums[i] = round(f.sums[i] as number);
+    if (f.had[i] !== f.sums[i]) moved.push(i);
+  }
+  moved.sort((a, b) => (f.firstAt[a] as number) - (f.firstAt[b] as number));
   let next: Record<string, number> | undefined;
   const credit = new Map<string, Map<string, number>>();
   const newPairs = new Map<string, Set<string>>();
   const newTerms = new Set<string>();
-  const { tools, terms, keys, shares } = desired;
-  for (const [i, key] of keys.entries()) {
-    const share = shares[i] as number;
-    const had = empty ? undefined : given[key];
-    if (had === share) continue;
+  for (const i of moved) {
     next ??= empty ? {} : { ...given };
-    const tool = tools[i] as string;
-    const term = terms[i] as string;
-    if (typeof had !== 'number') {
-      const term1 = (empty || given[termKey(term)] === undefined) && !newTerms.has(term);
-      if (size + (term1 ? 2 : 1) > MAX_SESSION_PAIRS) continue;
-      size += term1 ? 2 : 1;
-      if (term1) {
+    const tool = f.tools[i] as string;
+    const term = f.terms[i] as string;
+    const share = f.sums[i] as number;
+    const had = f.had[i];
+    if (had === undefined) {
+      if (f.fresh[i]) {
         newTerms.add(term);
         next[termKey(term)] = 1;
       }
       (newPairs.get(tool) ?? newPairs.set(tool, new Set()).get(tool))?.add(term);
     }
-    next[key] = share;
+    next[pairKey(tool, term)] = share;
     const byTerm = credit.get(tool) ?? new Map<string, number>();
-    credit.set(tool, byTerm.set(term, share - (typeof had === 'number' ? had : 0)));
+    credit.set(tool, byTerm.set(term, share - (had ?? 0)));
   }
-  // Every changed pair was past the bound: the record stays as it was.
-  if (credit.size === 0) next = undefined;
   // The scope's clock counts sessions: only a session's first credit moves it, however many rounds add to it.
   const delta = next ? { credit, newPairs, newTerms, sessions: empty ? 1 : 0 } : undefined;
   const requests: Remembered[] = [];
-  if (memory) {
-    // The pairs and terms above never start with a tab, so the requests the record kept are the given ones.
+  const made = new Map<number, MadeRequest>();
+  if (session !== undefined) {
+    // The pairs and terms above never start with a tab, so the requests the record kept are the given ones; each
+    // by its turn, so a long history's turns are looked up without a key spelled for each.
     let kept = 0;
-    if (!empty) for (const name of names) if (name.startsWith('\t')) kept++;
-    for (const request of requestsOf(memory.units, memory.session, memory.queries)) {
-      const key = requestKey(request.turn);
-      const had = empty ? undefined : given[key];
-      const signature = fnv1a(`${request.terms.join(',')}\n${request.tools.join('\n')}`);
+    const byTurn = new Map<number, number>();
+    for (const name of names) {
+      if (!name.startsWith('\t')) continue;
+      kept++;
+      const turn = Number(name.slice(1));
+      if (requestKey(turn) === name) byTurn.set(turn, given[name] as number);
+    }
+    for (const [turn, ofTurn] of unitsByTurn(units)) {
+      const had = byTurn.get(turn);
+      // A request the record has no room for is not made at all.
+      if (had === undefined && kept >= MAX_SESSION_REQUESTS) continue;
+      const key = requestKey(turn);
+      const { request, signature } = madeFor(madeBefore, made, ofTurn, turn, session, queries);
+      if (!request) continue;
       if (had === signature) continue;
-      if (had === undefined) {
-        if (kept >= MAX_SESSION_REQUESTS) continue;
-        kept++;
-      }
+      if (had === undefined) kept++;
       next ??= empty ? {} : { ...given };
       next[key] = signature;
       requests.push(request);
     }
   }
-  if (!next) return { record, delta, requests };
+  if (!next) return { record, delta, requests, made };
   const base = record ?? { v: RECORD_VERSION, order: [], recent: [] };
-  return { record: { ...base, learned: next }, delta, requests };
+  return { record: { ...base, learned: next }, delta, requests, made };
+}
+
+/** A turn's request as made from its units, and its signature (undefined for a turn with no term). */
+export interface MadeRequest {
+  readonly units: readonly LearnUnit[];
+  readonly request: Remembered | undefined;
+  readonly signature: number;
+}
+
+/** Whether two lists of units hold the same searches, turns and tools, in the same order. */
+export function sameUnits(a: readonly LearnUnit[], b: readonly LearnUnit[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i] as LearnUnit, b[i] as LearnUnit];
+    if (x.query !== y.query || x.turn !== y.turn || x.tools.length !== y.tools.length) return false;
+    for (let j = 0; j < x.tools.length; j++) if (x.tools[j] !== y.tools[j]) return false;
+  }
+  return true;
 }
 
 /**
- * The requests of a session for the memory: per user turn, the terms (hashed) of its searches and the tools they
- * led to, both sorted. A request is given again only when it grew since the record last saw it (its newer version
- * replaces the older when read), so a history read once or at every prefix ends with the same remembered requests.
+ * A turn's request and signature, kept in `made`: as the last round made it when its units are the same (a long
+ * session's finished turns come back every round), else made now.
  */
-function requestsOf(units: readonly LearnUnit[], session: number, queries: QueryTerms): Remembered[] {
-  const turns = new Map<number, { terms: Set<number>; tools: Set<string> }>();
+function madeFor(
+  before: ReadonlyMap<number, MadeRequest> | undefined,
+  made: Map<number, MadeRequest>,
+  units: readonly LearnUnit[],
+  turn: number,
+  session: number,
+  queries: QueryTerms,
+): MadeRequest {
+  let kept = before?.get(turn);
+  // Kept by session in the learner; checked here too, as a request names its session.
+  if (!kept || (kept.request && kept.request.session !== session) || !sameUnits(kept.units, units)) {
+    const request = requestOf(units, turn, session, queries);
+    const signature = request ? fnv1a(`${request.terms.join(',')}\n${request.tools.join('\n')}`) : 0;
+    kept = { units, request, signature };
+  }
+  made.set(turn, kept);
+  return kept;
+}
+
+/** The units of each user turn, the turns in the order the history first names them. */
+function unitsByTurn(units: readonly LearnUnit[]): Map<number, LearnUnit[]> {
+  const turns = new Map<number, LearnUnit[]>();
   for (const unit of units) {
-    const turn = turns.get(unit.turn) ?? { terms: new Set(), tools: new Set() };
-    turns.set(unit.turn, turn);
+    const ofTurn = turns.get(unit.turn);
+    if (ofTurn) ofTurn.push(unit);
+    else turns.set(unit.turn, [unit]);
+  }
+  return turns;
+}
+
+/**
+ * A session's request for the memory: one user turn's search terms (hashed) and the tools they led to, both sorted;
+ * undefined for a turn whose searches hold no term. A request is given again only when it grew since the record last
+ * saw it (its newer version replaces the older when read), so a history read once or at every prefix ends with the
+ * same remembered requests.
+ */
+function requestOf(
+  units: readonly LearnUnit[],
+  turn: number,
+  session: number,
+  queries: QueryTerms,
+): Remembered | undefined {
+  const terms = new Set<number>();
+  const tools = new Set<string>();
+  for (const unit of units) {
     // Hashed once per query while the learner keeps it tokenized (the table's writes use the same hashes).
     for (const hash of queries.of(unit.query).hashes) {
-      if (turn.terms.size >= MAX_TERMS) break;
-      turn.terms.add(hash);
+      if (terms.size >= MAX_TERMS) break;
+      terms.add(hash);
     }
-    for (const tool of unit.tools) if (turn.tools.size < MAX_TOOLS) turn.tools.add(tool);
+    for (const tool of unit.tools) if (tools.size < MAX_TOOLS) tools.add(tool);
   }
-  const requests: Remembered[] = [];
-  for (const [turn, { terms, tools }] of turns) {
-    if (terms.size === 0) continue;
-    requests.push({ session, turn, terms: [...terms].sort((a, b) => a - b), tools: [...tools].sort() });
-  }
-  return requests;
+  if (terms.size === 0) return undefined;
+  return { session, turn, terms: [...terms].sort((a, b) => a - b), tools: [...tools].sort() };
 }
