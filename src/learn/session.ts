@@ -283,6 +283,8 @@ function requestOf(
   const terms = new Set<number>();
   const tools = new Set<string>();
   for (const unit of units) {
+    // Both full, later searches add nothing: a long agent loop within one turn reads only its first few.
+    if (terms.size >= MAX_TERMS && tools.size >= MAX_TOOLS) break;
     // Hashed once per query while the learner keeps it tokenized (the table's writes use the same hashes).
     for (const hash of queries.of(unit.query).hashes) {
       if (terms.size >= MAX_TERMS) break;

@@ -197,13 +197,13 @@ function plain(out: { record: DiscoveredRecord | undefined; delta: CreditDelta |
 }
 
 /** A random history's units: queries of a few words from a small vocabulary, each leading to one to three tools. */
-function randomUnits(random: (n: number) => number, count: number): LearnUnit[] {
+function randomUnits(random: (n: number) => number, count: number, toolCount = 12, turns = true): LearnUnit[] {
   const words = Array.from({ length: 60 }, (_, i) => `word${i}`);
-  const tools = Array.from({ length: 12 }, (_, i) => `tool_${i}`);
+  const tools = Array.from({ length: toolCount }, (_, i) => `tool_${i}`);
   const units: LearnUnit[] = [];
   let turn = 1;
   for (let i = 0; i < count; i++) {
-    turn += random(3) === 0 ? 1 : 0;
+    if (turns) turn += random(3) === 0 ? 1 : 0;
     const query = Array.from({ length: 1 + random(9) }, () => words[random(words.length)]).join(' ');
     const used = [...new Set(Array.from({ length: 1 + random(3) }, () => tools[random(tools.length)] as string))];
     units.push({ query, tools: used, turn });
@@ -242,6 +242,17 @@ describe("a session's learning follows only what its record can hold", () => {
       record = both(record, units, queries, session).record;
       const again = both(record, units, queries, session);
       expect(again.delta).toBeUndefined();
+    }
+  });
+
+  it("gives what the whole reading gives for an agent loop within one turn, past the request's bounds", () => {
+    const queries = createQueryTerms();
+    for (let seed = 300; seed < 320; seed++) {
+      const random = seededRandom(seed);
+      // Forty tools, so a turn's request reaches its bound on tools as well as on terms.
+      const units = randomUnits(random, 30 + random(60), 40, false);
+      let record: DiscoveredRecord | undefined;
+      for (let n = 1; n <= units.length; n++) record = both(record, units.slice(0, n), queries, seed).record;
     }
   });
 
