@@ -187,11 +187,13 @@ export function visibility(
 }
 
 /**
- * Visibility masks kept per tools array, for its last few group selections. A search asks visibility of every tool
- * its terms touch, thousands at a time: reading each tool's object for that cost about as much as the ranking.
+ * Visibility masks kept per findings (their `kept` array), for their last few group selections. A search asks
+ * visibility of every tool its terms touch, thousands at a time: reading each tool's object for that cost about as
+ * much as the ranking. An adapter's new array of the same tools has the same findings (equal names and groups at
+ * every position, which is all a mask reads), so it takes the same masks instead of reading every tool again.
  */
 const MASKS_KEPT = 8;
-const masks = new WeakMap<readonly Tool[], Map<string, Uint8Array>>();
+const masks = new WeakMap<Uint8Array, Map<string, Uint8Array>>();
 
 function maskOf(
   tools: readonly Tool[],
@@ -199,10 +201,10 @@ function maskOf(
   enabledGroups: readonly string[] | undefined,
   searchToolName: string,
 ): Uint8Array {
-  let byKey = masks.get(tools);
+  let byKey = masks.get(kept);
   if (!byKey) {
     byKey = new Map();
-    masks.set(tools, byKey);
+    masks.set(kept, byKey);
   }
   const key = `${searchToolName}\n${groupsKey(enabledGroups)}`;
   const known = byKey.get(key);

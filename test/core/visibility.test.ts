@@ -45,4 +45,32 @@ describe('visibility under many group selections', () => {
       expect(call.ok, JSON.stringify(enabledGroups)).toBe(expected(enabledGroups).includes('report_tool_5'));
     }
   });
+
+  it('shares a mask between arrays of the same tools, and never with an array whose groups differ', async () => {
+    const layer = createToolSearch({ logger: { warn() {} }, maxSearchResults: 0 });
+    const names = async (array: Tool[], enabledGroups: string[]) =>
+      (
+        (await layer.search(
+          { sessionId: 's', tools: array, enabledGroups },
+          { query: 'weekly report', limit: 50 },
+        )) as SearchResult
+      ).tools
+        .map((t) => t.name)
+        .sort();
+    expect(await names(tools, ['g1'])).toEqual(expected(['g1']));
+    // A new array of the same objects, and one of equal copies, as adapters rebuild them every step.
+    expect(await names([...tools], ['g1'])).toEqual(expected(['g1']));
+    expect(
+      await names(
+        tools.map((t) => ({ ...t })),
+        ['g1'],
+      ),
+    ).toEqual(expected(['g1']));
+    // The same names with report_tool_2 moved into g1: its own findings, so its own mask.
+    const moved = tools.map((t) => (t.name === 'report_tool_2' ? { ...t, groups: ['g1'] } : t));
+    expect(await names(moved, ['g1'])).toEqual([...expected(['g1']), 'report_tool_2'].sort());
+    // And one that drops report_tool_1 from g1 (same positions, other groups).
+    const dropped = tools.map((t) => (t.name === 'report_tool_1' ? { ...t, groups: ['g2'] } : t));
+    expect(await names(dropped, ['g1'])).toEqual(expected(['g1']).filter((n) => n !== 'report_tool_1'));
+  });
 });
