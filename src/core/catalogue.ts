@@ -13,6 +13,12 @@ export type { Catalogue, CatalogueInfo, ForeignShape } from './catalogue-types.t
 const RECENT = 4;
 const infoByArray = new WeakMap<readonly unknown[], CatalogueInfo>();
 const byArray = new WeakMap<readonly Tool[], Catalogue>();
+/**
+ * The catalogue last made for each findings: a new array of the same tool objects takes it, so what is kept per
+ * catalogue (the index, a learned term's resolution) stands across an adapter's steps. Without it a search with
+ * learning resolved every term again at each step: about 0.08 ms more a search at 4,076 tools.
+ */
+const byInfo = new WeakMap<CatalogueInfo, Catalogue>();
 let recent: CatalogueInfo[] = [];
 
 /** Returns the findings of a round's tools: which entries are kept, and the warnings for the rest. Cheap: no index is built. */
@@ -35,6 +41,11 @@ export function catalogueOf(tools: readonly Tool[]): Catalogue {
   const known = byArray.get(tools);
   if (known) return known;
   const info = inspect(tools);
+  const prior = byInfo.get(info);
+  if (prior && sameObjects(prior.tools, tools)) {
+    byArray.set(tools, prior);
+    return prior;
+  }
   let index: ToolIndex | undefined;
   const catalogue: Catalogue = {
     tools,
@@ -46,6 +57,7 @@ export function catalogueOf(tools: readonly Tool[]): Catalogue {
     ...info,
   };
   byArray.set(tools, catalogue);
+  byInfo.set(info, catalogue);
   return catalogue;
 }
 
