@@ -67,6 +67,8 @@ export interface LearnSpeed {
   readonly searchAfterCommits: { on: number; ratio: number };
   /** A prepare of a long session's late rounds (LONG_ROUNDS, the whole history sent each round): off and on. */
   readonly longSession: { off: number; on: number };
+  /** Searches as fed, each given a new array of the same tools (as an adapter rebuilds it every step). */
+  readonly newArrays: { off: number; on: number; ratio: number };
 }
 
 /**
@@ -136,6 +138,21 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     for (const [k, { into }] of searchers.entries()) into.push(median(laps[k] as number[]));
   }
   const ratio = (of: number[]) => median(of.map((x, i) => x / (times.sOff[i] as number)));
+  // The searches again, each given a new array of the same tool objects, as an adapter's step does.
+  const arrays = { off: [] as number[], on: [] as number[] };
+  for (let r = 0; r < Math.max(3, Math.ceil(rounds / 2)); r++) {
+    const laps = [[] as number[], [] as number[]];
+    for (const [i, q] of fed.entries())
+      for (let j = 0; j < 2; j++) {
+        const k = (i + j + r) % 2;
+        const layer = k === 0 ? off : asFed;
+        const query = `${q.query}${' '.repeat(3 * (rounds + r) + k)}`;
+        const step = [...tools];
+        laps[k]?.push(await timeMs(() => layer.search({ sessionId: `step-${r}-${i}`, tools: step }, { query })));
+      }
+    arrays.off.push(median(laps[0] as number[]));
+    arrays.on.push(median(laps[1] as number[]));
+  }
   // Long sessions in turn, learning off and on, each on a layer of its own kind; new sessions each time.
   const long = { off: [] as number[], on: [] as number[] };
   for (let r = 0; r < Math.max(3, Math.ceil(rounds / 2)); r++) {
@@ -147,6 +164,11 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     search: { off: median(times.sOff), on: median(times.sFed), ratio: ratio(times.sFed) },
     searchAfterCommits: { on: median(times.sOn), ratio: ratio(times.sOn) },
     longSession: { off: median(long.off), on: median(long.on) },
+    newArrays: {
+      off: median(arrays.off),
+      on: median(arrays.on),
+      ratio: median(arrays.on.map((x, i) => x / (arrays.off[i] as number))),
+    },
   };
 }
 
@@ -264,6 +286,12 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
           ms(speed.search.off),
           ms(speed.searchAfterCommits.on),
           `${speed.searchAfterCommits.ratio.toFixed(2)}×`,
+        ],
+        [
+          'a search as fed, each given a new array of the same tools (as an adapter rebuilds it every step)',
+          ms(speed.newArrays.off),
+          ms(speed.newArrays.on),
+          `${speed.newArrays.ratio.toFixed(2)}×`,
         ],
       ],
       notes: [
