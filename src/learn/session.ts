@@ -89,7 +89,7 @@ function recordedPairs(given: Readonly<Record<string, number>>, names: readonly 
  * loop of searches that each end in the same tool spreads one credit over all its words instead of giving each word
  * a whole one. The shares depend on the whole history only, so the same history read once or at every prefix
  * settles on the same credit. The history's pairs are named in order (unit, then term, then tool); a new pair is
- * taken when first named, while the record has room. Adds the shares into `f`; the record's size after.
+ * taken when first named, while the record has room. Adds the pairs taken and every share into `f`.
  */
 function followHistory(
   f: Followed,
