@@ -16,7 +16,7 @@ const byArray = new WeakMap<readonly Tool[], Catalogue>();
 /**
  * The catalogue last made for each findings: a new array of the same tool objects takes it, so what is kept per
  * catalogue (the index, a learned term's resolution) stands across an adapter's steps. Without it a search with
- * learning resolved every term again at each step: about 0.08 ms more a search at 4,076 tools.
+ * learning resolved every term again at each step: about 0.06 ms more a search at 4,076 tools.
  */
 const byInfo = new WeakMap<CatalogueInfo, Catalogue>();
 let recent: CatalogueInfo[] = [];
