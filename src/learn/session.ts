@@ -9,7 +9,7 @@ import { RECORD_VERSION } from '../core/discovered.ts';
 import { fnv1a } from '../search/fnv.ts';
 import { MAX_TERMS, MAX_TOOLS, type Remembered } from './memory-pages.ts';
 import type { QueryTerms } from './query-terms.ts';
-import type { LearnUnit } from './signal.ts';
+import { type LearnUnit, sameUnits } from './signal.ts';
 import { type CreditDelta, round } from './table.ts';
 
 /** Most (tool, term) pairs and terms one session may credit: past it, the session adds nothing new. */
@@ -221,17 +221,6 @@ export interface MadeRequest {
   readonly units: readonly LearnUnit[];
   readonly request: Remembered | undefined;
   readonly signature: number;
-}
-
-/** Whether two lists of units hold the same searches, turns and tools, in the same order. */
-export function sameUnits(a: readonly LearnUnit[], b: readonly LearnUnit[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const [x, y] = [a[i] as LearnUnit, b[i] as LearnUnit];
-    if (x.query !== y.query || x.turn !== y.turn || x.tools.length !== y.tools.length) return false;
-    for (let j = 0; j < x.tools.length; j++) if (x.tools[j] !== y.tools[j]) return false;
-  }
-  return true;
 }
 
 /**

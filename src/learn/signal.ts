@@ -75,3 +75,14 @@ export function readUnits(
     .filter((unit) => unit.tools.size > 0)
     .map((unit) => ({ query: unit.query, tools: [...unit.tools], turn: unit.turn }));
 }
+
+/** Whether two lists of units hold the same searches, turns and tools, in the same order. */
+export function sameUnits(a: readonly LearnUnit[], b: readonly LearnUnit[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i] as LearnUnit, b[i] as LearnUnit];
+    if (x.query !== y.query || x.turn !== y.turn || x.tools.length !== y.tools.length) return false;
+    for (let j = 0; j < x.tools.length; j++) if (x.tools[j] !== y.tools[j]) return false;
+  }
+  return true;
+}

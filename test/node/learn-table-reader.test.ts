@@ -57,13 +57,14 @@ function valuesOf(learned: Learned, catalogue: Catalogue): Map<string, number> {
   );
 }
 
-describe("the table reader's held values", () => {
-  let catalogues: Catalogue[];
-  beforeAll(async () => {
-    await loadSearch();
-    catalogues = [catalogueOf(toolsOf(names)), catalogueOf(toolsOf([...names].reverse().slice(2)))];
-  });
+// Two catalogues for both suites: all the names, and most of them in another order.
+let catalogues: Catalogue[];
+beforeAll(async () => {
+  await loadSearch();
+  catalogues = [catalogueOf(toolsOf(names)), catalogueOf(toolsOf([...names].reverse().slice(2)))];
+});
 
+describe("the table reader's held values", () => {
   it('are what a read afresh gives, term by term, for each catalogue in turn', async () => {
     const probe = createTableReader('reader-test', spaceOf([], []));
     const reader = createTableReader('reader-test', spaceOf(probe.clockNames, probe.shardNames));
@@ -133,12 +134,6 @@ function changingSpace(clockNames: readonly string[], shardNames: readonly strin
 }
 
 describe("the table reader's values after changes", () => {
-  let catalogues: Catalogue[];
-  beforeAll(async () => {
-    await loadSearch();
-    catalogues = [catalogueOf(toolsOf(names)), catalogueOf(toolsOf([...names].reverse().slice(2)))];
-  });
-
   it('are what a reader that never read the store gives, after entries change and the clock moves', async () => {
     const probe = createTableReader('reader-change-test', spaceOf([], []));
     const store = changingSpace(probe.clockNames, probe.shardNames);
