@@ -44,12 +44,17 @@ export const LONG_ROUNDS = 200;
  * The median prepare of a long session's last 20 rounds: LONG_ROUNDS requests of `queries`, one a round, the whole
  * history sent every round as a host's loop sends it (each round's search and calls commit new credit).
  */
-async function longSession(layer: ToolSearch, tools: Tool[], queries: readonly BenchQuery[], id: string) {
+async function longSession(layerFor: () => ToolSearch, tools: Tool[], queries: readonly BenchQuery[], id: string) {
   const messages: Message[] = [];
   const last: number[] = [];
+  let layer = layerFor();
   for (let r = 0; r < LONG_ROUNDS; r++) {
     const q = queries[r % queries.length] as BenchQuery;
     messages.push(...history(q.query, q.relevant, `-${r}`));
+    // A layer for each round when `layerFor` builds one each call (a Worker's request), else the same one.
+    const round = layerFor();
+    if (round !== layer) await layer.flush();
+    layer = round;
     const t = await timeMs(() => layer.prepare({ sessionId: id, tools, messages: [...messages] }));
     if (r >= LONG_ROUNDS - 20) last.push(t);
   }
@@ -69,6 +74,10 @@ export interface LearnSpeed {
   readonly longSession: { off: number; on: number };
   /** Searches as fed, each given a new array of the same tools (as an adapter rebuilds it every step). */
   readonly newArrays: { off: number; on: number; ratio: number };
+  /** A request's prepare and search as fed, each by a new layer over the same store (as a Worker builds one per request). */
+  readonly perRequest: { off: number; on: number; ratio: number };
+  /** The long session's late rounds, each by a new layer over the same store. */
+  readonly longPerRequest: { off: number; on: number };
 }
 
 /**
@@ -86,11 +95,13 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
   const fresh = queries.slice(half);
   const quiet = { warn() {} };
   // The same store for all (the learning layers' keep the fed sessions): they differ by learning alone.
-  const off = createToolSearch({ logger: quiet, store: createMemoryStore({ maxSessions: 100_000 }) });
-  const learning = () =>
-    createToolSearch({ logger: quiet, learn: true, store: createMemoryStore({ maxSessions: 100_000 }) });
+  const offStore = createMemoryStore({ maxSessions: 100_000 });
+  const off = createToolSearch({ logger: quiet, store: offStore });
+  const learning = (store = createMemoryStore({ maxSessions: 100_000 })) =>
+    createToolSearch({ logger: quiet, learn: true, store });
   const on = learning();
-  const asFed = learning();
+  const fedStore = createMemoryStore({ maxSessions: 100_000 });
+  const asFed = learning(fedStore);
   for (const layer of [on, asFed]) {
     for (const [i, q] of fed.entries())
       await layer.prepare({ sessionId: `feed-${i}`, tools, messages: history(q.query, q.relevant) });
@@ -153,11 +164,38 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     arrays.off.push(median(laps[0] as number[]));
     arrays.on.push(median(laps[1] as number[]));
   }
+  // A Worker's request each: a layer built for it over the store as fed, its prepare (the request's first message)
+  // and a search, timed together.
+  const requests = { off: [] as number[], on: [] as number[] };
+  for (let r = 0; r < Math.max(3, Math.ceil(rounds / 2)); r++) {
+    const laps = [[] as number[], [] as number[]];
+    for (const [i, q] of fed.entries())
+      for (let j = 0; j < 2; j++) {
+        const k = (i + j + r) % 2;
+        const layer = k === 0 ? createToolSearch({ logger: quiet, store: offStore }) : learning(fedStore);
+        const query = `${q.query}${' '.repeat(3 * (2 * rounds + r) + k)}`;
+        const sessionId = `request-${r}-${i}`;
+        const messages: Message[] = [{ role: 'user', content: query }];
+        laps[k]?.push(
+          await timeMs(async () => {
+            await layer.prepare({ sessionId, tools, messages });
+            return layer.search({ sessionId, tools }, { query });
+          }),
+        );
+      }
+    requests.off.push(median(laps[0] as number[]));
+    requests.on.push(median(laps[1] as number[]));
+  }
   // Long sessions in turn, learning off and on, each on a layer of its own kind; new sessions each time.
   const long = { off: [] as number[], on: [] as number[] };
+  const longEach = { off: [] as number[], on: [] as number[] };
   for (let r = 0; r < Math.max(3, Math.ceil(rounds / 2)); r++) {
-    long.off.push(await longSession(off, tools, fresh, `long-${r}`));
-    long.on.push(await longSession(on, tools, fresh, `long-${r}`));
+    long.off.push(await longSession(() => off, tools, fresh, `long-${r}`));
+    long.on.push(await longSession(() => on, tools, fresh, `long-${r}`));
+    longEach.off.push(
+      await longSession(() => createToolSearch({ logger: quiet, store: offStore }), tools, fresh, `each-${r}`),
+    );
+    longEach.on.push(await longSession(() => learning(fedStore), tools, fresh, `each-${r}`));
   }
   return {
     prepare: { off: median(times.off), commit: median(times.commit), replay: median(times.replay) },
@@ -169,6 +207,12 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
       on: median(arrays.on),
       ratio: median(arrays.on.map((x, i) => x / (arrays.off[i] as number))),
     },
+    perRequest: {
+      off: median(requests.off),
+      on: median(requests.on),
+      ratio: median(requests.on.map((x, i) => x / (requests.off[i] as number))),
+    },
+    longPerRequest: { off: median(longEach.off), on: median(longEach.on) },
   };
 }
 
@@ -292,6 +336,18 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
           ms(speed.newArrays.off),
           ms(speed.newArrays.on),
           `${speed.newArrays.ratio.toFixed(2)}×`,
+        ],
+        [
+          'a request’s prepare and search as fed, each by a new layer over the same store (as a Worker builds one per request)',
+          ms(speed.perRequest.off),
+          ms(speed.perRequest.on),
+          `${speed.perRequest.ratio.toFixed(2)}×`,
+        ],
+        [
+          `the long session's late rounds, each by a new layer over the same store`,
+          ms(speed.longPerRequest.off),
+          ms(speed.longPerRequest.on),
+          ms(speed.longPerRequest.on - speed.longPerRequest.off),
         ],
       ],
       notes: [

@@ -58,8 +58,30 @@ export interface Learner {
   drop(): Promise<void>;
 }
 
-/** Sessions whose last history this learner remembers having credited. */
+/** Sessions whose last history a learner (or the learners of one storage) remembers having credited. */
 const SESSIONS_KEPT = 1000;
+
+/** What a session's history taught when last read, as its units, and the requests made of its turns. */
+interface Credited {
+  readonly units: readonly LearnUnit[];
+  readonly made: Map<number, MadeRequest>;
+}
+
+/**
+ * The sessions credited lately, per storage identity: a Worker builds a layer (and a learner) per request, and each
+ * request's learner read a long session's whole history against its record again (at 200 rounds, about 0.5 ms a
+ * round). The record in the store stays what decides; this only spares reading a history whose credit is already in
+ * it. Keyed by scope and by whether requests are made, the two options a history's reading depends on.
+ */
+const creditedByStorage = new WeakMap<object, Map<string, Credited>>();
+
+/** The sessions credited lately by the learners of `identity`'s storage, or a map of the learner's own. */
+function creditedFor(identity: object | undefined): Map<string, Credited> {
+  if (!identity) return new Map();
+  const map = creditedByStorage.get(identity) ?? new Map<string, Credited>();
+  creditedByStorage.set(identity, map);
+  return map;
+}
 
 const nothing: RoundLearning = { apply: (record) => record, commit: () => undefined };
 
@@ -87,13 +109,15 @@ export function createLearner(
   const writer = createCreditWriter(scope, options, space, table, requests);
   // What each session's history taught when last read, as its units (a round that re-sends them has nothing new),
   // and the requests made of its turns (a long session's finished turns come back every round).
-  const credited = new Map<string, { units: readonly LearnUnit[]; made: Map<number, MadeRequest> }>();
+  const credited = creditedFor(shared.identity);
+  const prefix = `${scope}\u0000${options.memoryBytes === 0 ? 0 : 1}\u0000`;
 
   return {
     round(sessionId, messages, searchToolName, known) {
       const units = readUnits(messages, searchToolName, known);
       if (units.length === 0) return nothing;
-      const before = credited.get(sessionId);
+      const key = prefix + sessionId;
+      const before = credited.get(key);
       if (before && sameUnits(before.units, units)) return nothing;
       const session = options.memoryBytes === 0 ? undefined : sessionHash(sessionId);
       let delta: ReturnType<typeof sessionLearning>['delta'];
@@ -108,7 +132,7 @@ export function createLearner(
           return change.record;
         },
         commit(warn, now) {
-          rememberRecent(credited, sessionId, { units, made: made ?? new Map() }, SESSIONS_KEPT);
+          rememberRecent(credited, key, { units, made: made ?? new Map() }, SESSIONS_KEPT);
           if (!delta && requests.length === 0) return undefined;
           const found = delta;
           const asked = requests;

@@ -36,6 +36,12 @@ export interface SpaceCache extends SpaceAccess {
   changes(): number;
   /** Forgets the values read or written: of one scope's keys, or (no scope: the store was cleared) all. */
   clear(scope?: string): void;
+  /**
+   * What readers keep beside the cache under `name` (made by `make` the first time): shared like the cache, by every
+   * layer of the storage identity and partition, so a layer built per request finds what the last one derived. What
+   * it holds must stand on the cache's values alone, checked against `changes()`.
+   */
+  beside<T>(name: string, make: () => T): T;
 }
 
 /** How long a head or shard read from the store is used before it is read again. */
@@ -58,6 +64,8 @@ interface Kept {
   clears: number;
   /** Counts the changes to `values` (keeps, drops and clears). */
   changes: number;
+  /** What readers keep beside the values (SpaceCache.beside). */
+  readonly beside: Map<string, unknown>;
 }
 
 /** Per storage identity, its caches by partition (the half-life of the layers sharing one). */
@@ -74,7 +82,13 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     partitions = new Map();
     isolate.set(identity, partitions);
   }
-  const kept: Kept = partitions?.get(partition) ?? { values: new Map(), reading: new Map(), clears: 0, changes: 0 };
+  const kept: Kept = partitions?.get(partition) ?? {
+    values: new Map(),
+    reading: new Map(),
+    clears: 0,
+    changes: 0,
+    beside: new Map(),
+  };
   partitions?.set(partition, kept);
   const cache = kept.values;
   const keep = (key: string, value: unknown) => {
@@ -134,5 +148,9 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     cache.delete(key);
     kept.changes++;
   };
-  return { shared, read, keep, drop, fresh, clear, changes: () => kept.changes };
+  function beside<T>(name: string, make: () => T): T {
+    if (!kept.beside.has(name)) kept.beside.set(name, make());
+    return kept.beside.get(name) as T;
+  }
+  return { shared, read, keep, drop, fresh, clear, changes: () => kept.changes, beside };
 }

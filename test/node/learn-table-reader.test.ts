@@ -11,6 +11,15 @@ import type { SpaceCache } from '../../src/learn/space-cache.ts';
 import { type Posting, SHARDS, TABLE_VERSION, type TermEntry } from '../../src/learn/table.ts';
 import { createTableReader } from '../../src/learn/table-reader.ts';
 
+/** A space's `beside`: what its readers keep, by name, made the first time (each test space has its own). */
+function besideOf(): SpaceCache['beside'] {
+  const kept = new Map<string, unknown>();
+  return <T>(name: string, make: () => T): T => {
+    if (!kept.has(name)) kept.set(name, make());
+    return kept.get(name) as T;
+  };
+}
+
 const names = Array.from({ length: 12 }, (_, i) => `tool_${i}`);
 const toolsOf = (order: readonly string[]): Tool[] =>
   order.map((name) => ({ name, description: `${name} plover`, inputSchema: { type: 'object', properties: {} } }));
@@ -45,6 +54,7 @@ function spaceOf(clockNames: readonly string[], shardNames: readonly string[]): 
     fresh: (key: string) => (values.has(key) ? { value: values.get(key), at } : undefined),
     read: async (key: string) => values.get(key),
     changes: () => 0,
+    beside: besideOf(),
   } as unknown as SpaceCache;
 }
 
@@ -110,6 +120,7 @@ function changingSpace(clockNames: readonly string[], shardNames: readonly strin
     fresh: (key: string) => (values.has(key) ? { value: values.get(key), at } : undefined),
     read: async (key: string) => values.get(key),
     changes: () => changes,
+    beside: besideOf(),
   } as unknown as SpaceCache;
   /** Sets term k's entry (undefined: removes it), moves the clock by `steps`, and writes. */
   const change = (edits: ReadonlyMap<number, TermEntry | undefined>, steps: number) => {
@@ -128,6 +139,7 @@ function changingSpace(clockNames: readonly string[], shardNames: readonly strin
       fresh: (key: string) => (cloned.has(key) ? { value: cloned.get(key), at } : undefined),
       read: async (key: string) => cloned.get(key),
       changes: () => 0,
+      beside: besideOf(),
     } as unknown as SpaceCache;
   };
   return { space, change, copy, entry: (k: number) => shards[hashOf(k) % SHARDS]?.[terms[k] as string] };
