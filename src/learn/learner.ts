@@ -7,14 +7,15 @@ import { guardShared } from '../core/shared-guard.ts';
 import type { DiscoveredStore } from '../stores/store.ts';
 import { clockKeys, clockOf } from './clock.ts';
 import { createCreditWriter } from './credit-writer.ts';
+import { creditedFor } from './credited.ts';
 import { createLearnedRank, type LearnedRank } from './learned-rank.ts';
 import { sessionHash } from './memory.ts';
 import type { Remembered } from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
-import { createQueryTerms, rememberRecent } from './query-terms.ts';
+import { createQueryTerms } from './query-terms.ts';
 import { createRequestMemory } from './requests.ts';
-import { type MadeRequest, sessionLearning } from './session.ts';
-import { type LearnUnit, readUnits, sameUnits } from './signal.ts';
+import { sessionLearning } from './session.ts';
+import { readUnits, sameUnits } from './signal.ts';
 import { createSpaceCache } from './space-cache.ts';
 import { fade, readShard, SHARDS, type Shard, shardKey } from './table.ts';
 import { createTableReader } from './table-reader.ts';
@@ -58,31 +59,6 @@ export interface Learner {
   drop(): Promise<void>;
 }
 
-/** Sessions whose last history a learner (or the learners of one storage) remembers having credited. */
-const SESSIONS_KEPT = 1000;
-
-/** What a session's history taught when last read, as its units, and the requests made of its turns. */
-interface Credited {
-  readonly units: readonly LearnUnit[];
-  readonly made: Map<number, MadeRequest>;
-}
-
-/**
- * The sessions credited lately, per storage identity: a Worker builds a layer (and a learner) per request, and each
- * request's learner read a long session's whole history against its record again (at 200 rounds, about 0.5 ms a
- * round). The record in the store stays what decides; this only spares reading a history whose credit is already in
- * it. Keyed by scope and by whether requests are made, the two options a history's reading depends on.
- */
-const creditedByStorage = new WeakMap<object, Map<string, Credited>>();
-
-/** The sessions credited lately by the learners of `identity`'s storage, or a map of the learner's own. */
-function creditedFor(identity: object | undefined): Map<string, Credited> {
-  if (!identity) return new Map();
-  const map = creditedByStorage.get(identity) ?? new Map<string, Credited>();
-  creditedByStorage.set(identity, map);
-  return map;
-}
-
 const nothing: RoundLearning = { apply: (record) => record, commit: () => undefined };
 
 /**
@@ -107,8 +83,10 @@ export function createLearner(
   const table = createTableReader(scope, space);
   const requests = createRequestMemory(scope, options.memoryBytes, space, options.setWeight > 0);
   const writer = createCreditWriter(scope, options, space, table, requests);
-  // What each session's history taught when last read, as its units (a round that re-sends them has nothing new),
-  // and the requests made of its turns (a long session's finished turns come back every round).
+  // The sessions this learner's storage credited lately (credited.ts), shared by the learners of a storage identity:
+  // a Worker builds one per request, and each request's read a long session's whole history against its record again
+  // (at 200 rounds, about 0.5 ms a round). Keyed by scope and by whether requests are made, the two options a
+  // history's reading depends on.
   const credited = creditedFor(shared.identity);
   const prefix = `${scope}\u0000${options.memoryBytes === 0 ? 0 : 1}\u0000`;
 
@@ -132,7 +110,7 @@ export function createLearner(
           return change.record;
         },
         commit(warn, now) {
-          rememberRecent(credited, key, { units, made: made ?? new Map() }, SESSIONS_KEPT);
+          credited.remember(key, { units, made: made ?? new Map() });
           if (!delta && requests.length === 0) return undefined;
           const found = delta;
           const asked = requests;
