@@ -37,9 +37,10 @@ export interface SpaceCache extends SpaceAccess {
   /** Forgets the values read or written: of one scope's keys, or (no scope: the store was cleared) all. */
   clear(scope?: string): void;
   /**
-   * What readers keep beside the cache under `name` (made by `make` the first time): shared like the cache, by every
-   * layer of the storage identity and partition, so a layer built per request finds what the last one derived. What
-   * it holds must stand on the cache's values alone, checked against `changes()`.
+   * What readers keep beside the cache under `name` (made by `make` the first time, and again once BESIDE_KEPT other
+   * names were asked for since): shared like the cache, by every layer of the storage identity and partition, so a
+   * layer built per request finds what the last one derived. What it holds must stand on the cache's values alone,
+   * checked against `changes()`.
    */
   beside<T>(name: string, make: () => T): T;
 }
@@ -67,6 +68,13 @@ interface Kept {
   /** What readers keep beside the values (SpaceCache.beside). */
   readonly beside: Map<string, unknown>;
 }
+
+/**
+ * What readers keep beside one storage's values (per partition), by name, at most: a table reader's terms are kept
+ * per scope, and a store shared by many scopes (one per tenant) would otherwise keep each scope's, up to 2 MB each
+ * (table-reader.ts DATA_HELD), for as long as the isolate lives. A name forgotten is made again when next asked.
+ */
+const BESIDE_KEPT = 8;
 
 /** Per storage identity, its caches by partition (the half-life of the layers sharing one). */
 const isolate = /* @__PURE__ */ new WeakMap<object, Map<number, Kept>>();
@@ -149,7 +157,11 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     kept.changes++;
   };
   function beside<T>(name: string, make: () => T): T {
-    if (!kept.beside.has(name)) kept.beside.set(name, make());
+    const had = kept.beside.get(name) as T | undefined;
+    // Kept by last use: the most recent at the end, the least recent forgotten past BESIDE_KEPT.
+    kept.beside.delete(name);
+    kept.beside.set(name, had ?? make());
+    if (kept.beside.size > BESIDE_KEPT) kept.beside.delete(kept.beside.keys().next().value as string);
     return kept.beside.get(name) as T;
   }
   return { shared, read, keep, drop, fresh, clear, changes: () => kept.changes, beside };

@@ -131,4 +131,26 @@ describe('a layer per request on one storage', () => {
     }
     expect(await rankings(one.a)).not.toEqual(await rankings(one.b));
   });
+
+  it('ranks as one layer for each of more scopes than an isolate keeps the terms of, round after round', async () => {
+    const base = createMemoryStore();
+    const alone = unshared(createMemoryStore());
+    const names = ['get_forecast', 'write_file', 'send_email', 'create_event', 'calculator', 'read_inbox'];
+    const scopes = Array.from({ length: 12 }, (_, i) => `tenant-${i}`);
+    const learn = (scope: string) => ({ scope, memoryBytes: 0 });
+    const one = new Map(scopes.map((scope) => [scope, layerOn(alone, learn(scope))]));
+    // Each scope learns its own tool for the same requests.
+    for (const [i, scope] of scopes.entries())
+      for (const [k, [query]] of taught.entries()) {
+        const messages = turn(query, [names[(i + k) % names.length] as string]);
+        const layer = layerOn(base, learn(scope));
+        await layer.prepare({ sessionId: `${scope}-${k}`, tools, messages });
+        await layer.flush();
+        await (one.get(scope) as ToolSearch).prepare({ sessionId: `${scope}-${k}`, tools, messages });
+        await (one.get(scope) as ToolSearch).flush();
+      }
+    for (let round = 0; round < 2; round++)
+      for (const scope of scopes)
+        expect(await rankings(layerOn(base, learn(scope)))).toEqual(await rankings(one.get(scope) as ToolSearch));
+  });
 });
