@@ -54,15 +54,17 @@ interface Bundle {
   readonly lazy: LazyChunk[];
 }
 
-const concat = (files: readonly OutputFile[]): Uint8Array => {
-  const out = new Uint8Array(files.reduce((n, f) => n + f.contents.byteLength, 0));
-  let at = 0;
-  for (const f of files) {
-    out.set(f.contents, at);
-    at += f.contents.byteLength;
-  }
-  return out;
-};
+/**
+ * A bundle's text with each import of another file named without its hashes (esbuild's here, and the build's in
+ * dist/): a hash changes with what the file it names holds, and with where the checkout lies, so a change to a chunk
+ * loaded only when used moved the core's brotli figure (13,901 to 13,933 bytes for the same core).
+ */
+export const unhashed = (text: string): string =>
+  text.replace(/(["']\.\.?\/[\w./-]*?)(?:-[\w-]{8})+(\.js["'])/g, '$1$2');
+
+/** The files' texts, one after another, unhashed. */
+const concat = (files: readonly OutputFile[]): Uint8Array =>
+  new TextEncoder().encode(files.map((f) => unhashed(f.text)).join(''));
 
 /** The outputs a file loads, following static imports only (`seen` collects them). */
 function closure(meta: Metafile, path: string, seen: Set<string>): Set<string> {

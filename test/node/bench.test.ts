@@ -8,7 +8,7 @@ import { peers, speedPeers } from '../../bench/peers/index.ts';
 import { nameWords } from '../../bench/peers/name-words.ts';
 import { measureQuality } from '../../bench/quality.ts';
 import { type BenchResults, tables } from '../../bench/report.ts';
-import { CORE_SIZE_LIMIT, measureSize } from '../../bench/size.ts';
+import { CORE_SIZE_LIMIT, measureSize, unhashed } from '../../bench/size.ts';
 import { measureSpeed } from '../../bench/speed.ts';
 import { measurePrepare, measureReuse } from '../../bench/speed-layer.ts';
 import { renderMarkdown, renderText } from '../../bench/table.ts';
@@ -112,6 +112,15 @@ describe('bench on a tiny catalogue', () => {
       expect(renderText(t)).toContain(t.title);
       expect(renderMarkdown(t)).toMatch(/^### /);
     }
+  });
+
+  it('sizes a bundle with the imports of other files named without their hashes', () => {
+    // esbuild's hash after the build's, the build's alone, and a name of dashes and dots that carries none.
+    const text =
+      'import("./learner-VOt-btNt-ABCD2345.js");import{a}from"./chunks/search-run-CBslasMu.js";import"./call-events.js";import("../x/shared-memory.v2.js")';
+    expect(unhashed(text)).toBe(
+      'import("./learner.js");import{a}from"./chunks/search-run.js";import"./call-events.js";import("../x/shared-memory.v2.js")',
+    );
   });
 
   it('combines catalogues into unique names', () => {
