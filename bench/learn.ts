@@ -149,43 +149,38 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     for (const [k, { into }] of searchers.entries()) into.push(median(laps[k] as number[]));
   }
   const ratio = (of: number[]) => median(of.map((x, i) => x / (times.sOff[i] as number)));
+  /**
+   * The fed requests again, learning off (k 0) and on (k 1) in turn call by call, each text padded apart from every
+   * other timing's (`pad`): the median of each round, and the median of the rounds' ratios.
+   */
+  const inTurn = async (pad: number, call: (k: number, query: string, id: string) => Promise<unknown>) => {
+    const got = { off: [] as number[], on: [] as number[] };
+    for (let r = 0; r < Math.max(3, Math.ceil(rounds / 2)); r++) {
+      const laps = [[] as number[], [] as number[]];
+      for (const [i, q] of fed.entries())
+        for (let j = 0; j < 2; j++) {
+          const k = (i + j + r) % 2;
+          const query = `${q.query}${' '.repeat(3 * (pad + r) + k)}`;
+          laps[k]?.push(await timeMs(() => call(k, query, `${r}-${i}`)));
+        }
+      got.off.push(median(laps[0] as number[]));
+      got.on.push(median(laps[1] as number[]));
+    }
+    const ratios = got.on.map((x, i) => x / (got.off[i] as number));
+    return { off: median(got.off), on: median(got.on), ratio: median(ratios) };
+  };
   // The searches again, each given a new array of the same tool objects, as an adapter's step does.
-  const arrays = { off: [] as number[], on: [] as number[] };
-  for (let r = 0; r < Math.max(3, Math.ceil(rounds / 2)); r++) {
-    const laps = [[] as number[], [] as number[]];
-    for (const [i, q] of fed.entries())
-      for (let j = 0; j < 2; j++) {
-        const k = (i + j + r) % 2;
-        const layer = k === 0 ? off : asFed;
-        const query = `${q.query}${' '.repeat(3 * (rounds + r) + k)}`;
-        const step = [...tools];
-        laps[k]?.push(await timeMs(() => layer.search({ sessionId: `step-${r}-${i}`, tools: step }, { query })));
-      }
-    arrays.off.push(median(laps[0] as number[]));
-    arrays.on.push(median(laps[1] as number[]));
-  }
+  const newArrays = await inTurn(rounds, (k, query, id) =>
+    (k === 0 ? off : asFed).search({ sessionId: `step-${id}`, tools: [...tools] }, { query }),
+  );
   // A Worker's request each: a layer built for it over the store as fed, its prepare (the request's first message)
   // and a search, timed together.
-  const requests = { off: [] as number[], on: [] as number[] };
-  for (let r = 0; r < Math.max(3, Math.ceil(rounds / 2)); r++) {
-    const laps = [[] as number[], [] as number[]];
-    for (const [i, q] of fed.entries())
-      for (let j = 0; j < 2; j++) {
-        const k = (i + j + r) % 2;
-        const layer = k === 0 ? createToolSearch({ logger: quiet, store: offStore }) : learning(fedStore);
-        const query = `${q.query}${' '.repeat(3 * (2 * rounds + r) + k)}`;
-        const sessionId = `request-${r}-${i}`;
-        const messages: Message[] = [{ role: 'user', content: query }];
-        laps[k]?.push(
-          await timeMs(async () => {
-            await layer.prepare({ sessionId, tools, messages });
-            return layer.search({ sessionId, tools }, { query });
-          }),
-        );
-      }
-    requests.off.push(median(laps[0] as number[]));
-    requests.on.push(median(laps[1] as number[]));
-  }
+  const perRequest = await inTurn(2 * rounds, async (k, query, id) => {
+    const layer = k === 0 ? createToolSearch({ logger: quiet, store: offStore }) : learning(fedStore);
+    const sessionId = `request-${id}`;
+    await layer.prepare({ sessionId, tools, messages: [{ role: 'user', content: query }] });
+    return layer.search({ sessionId, tools }, { query });
+  });
   // Long sessions in turn, learning off and on, each on a layer of its own kind; new sessions each time.
   const long = { off: [] as number[], on: [] as number[] };
   const longEach = { off: [] as number[], on: [] as number[] };
@@ -202,16 +197,8 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     search: { off: median(times.sOff), on: median(times.sFed), ratio: ratio(times.sFed) },
     searchAfterCommits: { on: median(times.sOn), ratio: ratio(times.sOn) },
     longSession: { off: median(long.off), on: median(long.on) },
-    newArrays: {
-      off: median(arrays.off),
-      on: median(arrays.on),
-      ratio: median(arrays.on.map((x, i) => x / (arrays.off[i] as number))),
-    },
-    perRequest: {
-      off: median(requests.off),
-      on: median(requests.on),
-      ratio: median(requests.on.map((x, i) => x / (requests.off[i] as number))),
-    },
+    newArrays,
+    perRequest,
     longPerRequest: { off: median(longEach.off), on: median(longEach.on) },
   };
 }
