@@ -40,6 +40,9 @@ export function history(query: string, found: readonly string[], round = ''): Me
 /** Rounds of the long session the bench times: each a new request, searched and two tools called. */
 export const LONG_ROUNDS = 200;
 
+/** A serving round's turns: each commits one session and then searches four times. */
+const SERVING_TURNS = 120;
+
 /**
  * The median prepare of a long session's last 20 rounds: LONG_ROUNDS requests of `queries`, one a round, the whole
  * history sent every round as a host's loop sends it (each round's search and calls commit new credit).
@@ -78,6 +81,14 @@ export interface LearnSpeed {
   readonly perRequest: { off: number; on: number; ratio: number };
   /** The long session's late rounds, each by a new layer over the same store. */
   readonly longPerRequest: { off: number; on: number };
+  /**
+   * A server that commits as it serves: one new session's round committed and written, then four searches as fed;
+   * the first of them, and the three after it (medians, and the medians of the rounds' ratios).
+   */
+  readonly serving: {
+    readonly first: { off: number; on: number; ratio: number };
+    readonly later: { off: number; on: number; ratio: number };
+  };
 }
 
 /**
@@ -192,7 +203,48 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     );
     longEach.on.push(await longSession(() => learning(fedStore), tools, fresh, `each-${r}`));
   }
+  // A server that commits as it serves, learning off and on in turn: each turn one unfed request's session committed
+  // and written (its round's credit flushed, as a quiet server's background write ends before the next request),
+  // then four searches as fed. Last: its commits grow the fed store's memory.
+  const server = { off: off, on: learning(fedStore) };
+  const turns = {
+    first: { off: [] as number[], on: [] as number[] },
+    later: { off: [] as number[], on: [] as number[] },
+  };
+  const serveRatios = { first: [] as number[], later: [] as number[] };
+  for (let r = 0; r < Math.max(3, Math.ceil(rounds / 2)); r++) {
+    const laps = {
+      first: { off: [] as number[], on: [] as number[] },
+      later: { off: [] as number[], on: [] as number[] },
+    };
+    for (let t = 0; t < SERVING_TURNS; t++) {
+      const q = fresh[(r * SERVING_TURNS + t) % fresh.length] as BenchQuery;
+      for (const kind of (r + t) % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+        const layer = server[kind];
+        await layer.prepare({ sessionId: `serve-${r}-${t}`, tools, messages: history(q.query, q.relevant, `-s${r}`) });
+        await layer.flush();
+        for (let k = 0; k < 4; k++) {
+          const asked = fed[(t * 4 + k + r * 7) % fed.length] as BenchQuery;
+          const query = `${asked.query}${' '.repeat(3 * (3 * rounds + r) + (kind === 'on' ? 1 : 0))}`;
+          const took = await timeMs(() => layer.search({ sessionId: `served-${r}-${t}-${k}`, tools }, { query }));
+          (k === 0 ? laps.first : laps.later)[kind].push(took);
+        }
+      }
+    }
+    for (const part of ['first', 'later'] as const) {
+      const [lapOff, lapOn] = [median(laps[part].off), median(laps[part].on)];
+      turns[part].off.push(lapOff);
+      turns[part].on.push(lapOn);
+      serveRatios[part].push(lapOn / lapOff);
+    }
+  }
+  const served = (part: 'first' | 'later') => ({
+    off: median(turns[part].off),
+    on: median(turns[part].on),
+    ratio: median(serveRatios[part]),
+  });
   return {
+    serving: { first: served('first'), later: served('later') },
     prepare: { off: median(times.off), commit: median(times.commit), replay: median(times.replay) },
     search: { off: median(times.sOff), on: median(times.sFed), ratio: ratio(times.sFed) },
     searchAfterCommits: { on: median(times.sOn), ratio: ratio(times.sOn) },
@@ -336,9 +388,22 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
           ms(speed.longPerRequest.on),
           ms(speed.longPerRequest.on - speed.longPerRequest.off),
         ],
+        [
+          'a server that commits as it serves: the first search after one new session’s round is written',
+          ms(speed.serving.first.off),
+          ms(speed.serving.first.on),
+          `${speed.serving.first.ratio.toFixed(2)}×`,
+        ],
+        [
+          'the three searches after it',
+          ms(speed.serving.later.off),
+          ms(speed.serving.later.on),
+          `${speed.serving.later.ratio.toFixed(2)}×`,
+        ],
       ],
       notes: [
         'Rounds of 677 calls each; the prepares of each kind in a loop of their own, the searches of the three layers in turn call by call; medians of the rounds’ medians (a search ratio: the median of the rounds’ ratios to learning off). A committing round only queues its credit: the merged write runs in the background, its time counted in whichever call it overlaps. The last row’s layer is the one that committed: its memory holds 676 sessions more each round (about 5,400 by the seventh).',
+        `The server: ${SERVING_TURNS} turns a round, learning off and on in turn, each turn committing one unfed request's session and writing it (flush), then four searches as fed with new text; the first search's median and the next three's, per round, and the medians over rounds.`,
         `The long session: ${LONG_ROUNDS} of the unfed requests in turn, each searched and two of its tools called, the history of every round before it sent whole (about ${LONG_ROUNDS * 5} messages by the last); the median of its last 20 prepares, the median over runs alternating learning off and on.`,
       ],
     },
