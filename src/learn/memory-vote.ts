@@ -48,7 +48,10 @@ function calibrationSample(entries: readonly (Entry | undefined)[]): Sampled[] {
 }
 
 /** Creates the vote over a memory index's entries (with its own scratch arrays, kept between votes). */
-export function createVote(s: MemoryEntries): (terms: readonly number[], settings: VoteSettings) => Votes {
+export function createVote(s: MemoryEntries): {
+  vote: (terms: readonly number[], settings: VoteSettings) => Votes;
+  warm: (settings: VoteSettings) => void;
+} {
   // Scratch kept between votes: a vote hashes nothing and allocates little.
   const similar = createSimilar(s);
   const best = new Int32Array(PICKS);
@@ -162,7 +165,7 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     return calibrated.value;
   }
 
-  return (terms, settings) => {
+  const vote = (terms: readonly number[], settings: VoteSettings): Votes => {
     const out = voteOf(terms, settings);
     if (out.count === 0) return out;
     // Computed after the vote's own (its sample's votes share the scratch): the vote is taken again if they ran.
@@ -171,5 +174,14 @@ export function createVote(s: MemoryEntries): (terms: readonly number[], setting
     const votes = times === calibrated.times ? out : voteOf(terms, settings);
     for (let i = 0; i < votes.count; i++) votes.votes[i] = (votes.votes[i] as number) * scale;
     return votes;
+  };
+  return {
+    vote,
+    // What the next vote would bring up to date first: the postings' layout (a query of no terms lays them out and
+    // scores nothing) and the memory's reliability.
+    warm(settings) {
+      similar([], undefined);
+      reliability(settings);
+    },
   };
 }

@@ -5,7 +5,7 @@ import { fnv1a } from '../search/fnv.ts';
 import { createEntries, extendPage, loadPage, type MemoryEntries, retainPages } from './memory-entries.ts';
 import { type Remembered, TERM_MASK } from './memory-pages.ts';
 import { createVote, type VoteSettings, type Votes } from './memory-vote.ts';
-import { createSetIndex, type SetIndex } from './set-vote.ts';
+import { createSetIndex, type SetIndex, type SetVoteSettings } from './set-vote.ts';
 
 /**
  * A query term as the memory keeps it: hashed, so no stored value holds a word of a user's request; 30 bits, five
@@ -29,6 +29,12 @@ export interface MemoryIndex {
   retain(pages: { has(n: number): boolean }): void;
   /** The tools the requests most similar to `terms` used, voted (by their numbers; valid until the next vote). None when none is similar enough. */
   vote(terms: readonly number[], settings: VoteSettings): Votes;
+  /**
+   * Brings up to date what the next votes would first (the postings' layout and the memory's reliability with
+   * `settings`; the sets' pairs by term and their reliability with `sets`), so that a write does it in the background
+   * instead of the next search.
+   */
+  warm(settings: VoteSettings | undefined, sets: SetVoteSettings | undefined): void;
   /** Per tool number, the tool's id in the catalogue whose names are `byName` (-1 for a tool it lacks). */
   idsIn(byName: ReadonlyMap<string, number>): Int32Array;
   /** The same requests grouped by the whole set of tools each used, loaded and forgotten with them (when asked for). */
@@ -66,13 +72,17 @@ function createToolIds(s: MemoryEntries): (byName: ReadonlyMap<string, number>) 
 /** Creates an empty memory index; with `sets`, its requests are grouped by tool set as they load. */
 export function createMemoryIndex(sets = true): MemoryIndex {
   const entries = createEntries();
-  const vote = createVote(entries);
+  const { vote, warm } = createVote(entries);
   const bySet = sets ? createSetIndex(entries) : undefined;
   return {
     load: (n, loaded) => loadPage(entries, n, loaded),
     extend: (n, added) => extendPage(entries, n, added),
     retain: (keep) => retainPages(entries, keep),
     vote,
+    warm(settings, setSettings) {
+      if (settings) warm(settings);
+      if (bySet && setSettings) bySet.warm(setSettings);
+    },
     idsIn: createToolIds(entries),
     sets: bySet,
     get size() {

@@ -44,6 +44,8 @@ export interface SetIndex {
   vote(terms: readonly number[], settings: SetVoteSettings, byName: ReadonlyMap<string, number>): SetVotes;
   /** How often the sets' vote names what remembered requests used, each judged without its own session (0 to 1). */
   reliability(settings: SetVoteSettings): number;
+  /** Brings the sets' pairs by term and their reliability up to date, as the next vote would first. */
+  warm(settings: SetVoteSettings): void;
 }
 
 /** The sets' vote by tool id: `votes[i]` is the vote of tool `ids[i]`. */
@@ -360,6 +362,12 @@ export function createSetIndex(s: MemoryEntries): SetIndex {
   // Each set's tools' ids in the catalogue last asked about (a set's tools never change).
   const toolIds = new WeakMap<SetProfile, { byName: ReadonlyMap<string, number>; ids: Int32Array }>();
   const out = { ids: [] as number[], votes: [] as number[] };
+  const reliability = (settings: SetVoteSettings): number => {
+    if (!changedEnough(s, judged.at)) return judged.value;
+    bringPairs(p, s);
+    judged = { at: s.changes, value: judge(p, s, settings) };
+    return judged.value;
+  };
   return {
     vote(terms, settings, byName) {
       bringPairs(p, s);
@@ -373,11 +381,10 @@ export function createSetIndex(s: MemoryEntries): SetIndex {
       };
       return voteByIds(p, s, terms, settings, idsOf, out);
     },
-    reliability(settings) {
-      if (!changedEnough(s, judged.at)) return judged.value;
+    warm(settings) {
       bringPairs(p, s);
-      judged = { at: s.changes, value: judge(p, s, settings) };
-      return judged.value;
+      reliability(settings);
     },
+    reliability,
   };
 }
