@@ -182,6 +182,9 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     const { slot, found, score, sims } = scratch;
     if (live === 0) return { count: 0, nearest: 0, found, sims };
     laid = layOut(laid, s, live);
+    // A query of no terms finds nothing: it only lays the postings out (what a write's warm asks), and takes no
+    // slot among the queries asked.
+    if (terms.length === 0) return { count: 0, nearest: 0, found, sims };
     const { ids } = laid;
     const { lengths } = s;
     const plan = planOf(terms, live, laid);
