@@ -11,6 +11,7 @@ import {
   readMemoryHead,
 } from './memory-pages.ts';
 import { appendRequests, forgetRequests } from './memory-writes.ts';
+import { scopeKey } from './scope-key.ts';
 import {
   type BuiltFrom,
   type BuiltMemory,
@@ -65,6 +66,7 @@ export function createRequestMemory(
   const loaded = new Map<number, { value: unknown; closed: boolean; run: unknown; content: unknown }>();
   const headNames = Array.from({ length: lanes }, (_, lane) => memoryHeadKey(scope, lane));
   const pageKey = memoryPageKeys(scope);
+  const base = scopeKey(scope);
   // What the last index() was built from: each lane's head as read, and the key and value of the page it fills.
   let built: BuiltFrom | undefined;
   // The reading under way, which searches asking at the same time wait for.
@@ -80,7 +82,7 @@ export function createRequestMemory(
   /** Whether each head and page being filled `from` names is, among the values read lately, the very value in it. */
   function current(from: BuiltFrom): boolean {
     const now = Date.now();
-    const changes = access.changes();
+    const changes = access.changes(base);
     if (verified.from === from && verified.changes === changes && now < verified.until) return true;
     let until = Number.POSITIVE_INFINITY;
     for (const [lane, key] of headNames.entries()) {

@@ -30,17 +30,19 @@ export interface SpaceCache extends SpaceAccess {
   /** As SpaceAccess's, with the time the value was read or written (it stands for REFRESH_MS from then). */
   fresh(key: string, now?: number): { readonly value: unknown; readonly at: number } | undefined;
   /**
-   * Counts every change to the values kept: what a caller derived from `fresh` values stands, unchanged, while this
-   * count is the same and none of those values has expired.
+   * Marks the last change to the values kept under one scope's keys (`base`, its scopeKey) or to all of them: what a
+   * caller derived from that scope's `fresh` values stands, unchanged, while this mark is the same and none of those
+   * values has expired. Another scope's writes leave it alone: on a server with a scope per tenant, each tenant's
+   * commits would otherwise make every other tenant's next search resolve its terms again.
    */
-  changes(): number;
+  changes(base: string): number;
   /** Forgets the values read or written: of one scope's keys, or (no scope: the store was cleared) all. */
   clear(scope?: string): void;
   /**
    * What readers keep beside the cache under `name` (made by `make` the first time, and again once BESIDE_KEPT other
    * names were asked for since): shared like the cache, by every layer of the storage identity and partition, so a
    * layer built per request finds what the last one derived. What it holds must stand on the cache's values alone,
-   * checked against `changes()`.
+   * checked against `changes(base)`.
    */
   beside<T>(name: string, make: () => T): T;
 }
@@ -63,8 +65,13 @@ interface Kept {
   readonly reading: Map<string, Promise<unknown>>;
   /** Counts the clears: a read begun before one does not keep what it read. */
   clears: number;
-  /** Counts the changes to `values` (keeps, drops and clears). */
-  changes: number;
+  /**
+   * Marks of the changes to `values`, from one sequence: by scope (its scopeKey), the last keep, drop or clear of its
+   * keys; and the last change to every scope at once (a clear of all, or the marks by scope forgotten).
+   */
+  seq: number;
+  readonly byScope: Map<string, number>;
+  all: number;
   /** What readers keep beside the values (SpaceCache.beside). */
   readonly beside: Map<string, unknown>;
 }
@@ -75,6 +82,27 @@ interface Kept {
  * (table-reader.ts DATA_HELD), for as long as the isolate lives. A name forgotten is made again when next asked.
  */
 const BESIDE_KEPT = 8;
+
+/**
+ * Scopes whose marks a cache keeps, at most: past it they are forgotten, and a change to every scope is marked (each
+ * reader checks its values again once), so no scope's mark is ever the same after a change as before it.
+ */
+const SCOPES_MARKED = 4096;
+
+/** The scopeKey a key of the learner's starts with: up to its first ':' after `learn:` (a scope's own are escaped). */
+function baseOf(key: string): string {
+  const end = key.indexOf(':', 6);
+  return end < 0 ? key : key.slice(0, end);
+}
+
+/** Marks a change to the values of scope `base` (none: of every scope). */
+function mark(kept: Kept, base?: string): void {
+  kept.seq++;
+  if (base === undefined || kept.byScope.size >= SCOPES_MARKED) {
+    kept.byScope.clear();
+    kept.all = kept.seq;
+  } else kept.byScope.set(base, kept.seq);
+}
 
 /** Per storage identity, its caches by partition (the half-life of the layers sharing one). */
 const isolate = /* @__PURE__ */ new WeakMap<object, Map<number, Kept>>();
@@ -94,14 +122,16 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     values: new Map(),
     reading: new Map(),
     clears: 0,
-    changes: 0,
+    seq: 0,
+    byScope: new Map(),
+    all: 0,
     beside: new Map(),
   };
   partitions?.set(partition, kept);
   const cache = kept.values;
   const keep = (key: string, value: unknown) => {
     const now = Date.now();
-    kept.changes++;
+    mark(kept, baseOf(key));
     cache.delete(key);
     cache.set(key, { value, at: now });
     // Kept in the order they were kept: the expired ones are at the front, and the oldest go past the bound.
@@ -143,7 +173,7 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     const base = scope === undefined ? undefined : scopeKey(scope);
     for (const each of partitions?.values() ?? [kept]) {
       each.clears++;
-      each.changes++;
+      mark(each, base);
       // A read begun before the clear may answer from before it: a search asking after the clear reads anew.
       each.reading.clear();
       if (base === undefined) each.values.clear();
@@ -154,7 +184,7 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
   const drop = (key: string, value: unknown) => {
     if (cache.get(key)?.value !== value) return;
     cache.delete(key);
-    kept.changes++;
+    mark(kept, baseOf(key));
   };
   function beside<T>(name: string, make: () => T): T {
     const had = kept.beside.get(name) as T | undefined;
@@ -164,5 +194,14 @@ export function createSpaceCache(shared: GuardedShared, partition = 0): SpaceCac
     if (kept.beside.size > BESIDE_KEPT) kept.beside.delete(kept.beside.keys().next().value as string);
     return kept.beside.get(name) as T;
   }
-  return { shared, read, keep, drop, fresh, clear, changes: () => kept.changes, beside };
+  return {
+    shared,
+    read,
+    keep,
+    drop,
+    fresh,
+    clear,
+    changes: (base) => Math.max(kept.all, kept.byScope.get(base) ?? 0),
+    beside,
+  };
 }

@@ -4,6 +4,7 @@
 import type { Catalogue } from '../core/catalogue.ts';
 import { clockKeys, clockOf } from './clock.ts';
 import { type Query, rememberRecent } from './query-terms.ts';
+import { scopeKey } from './scope-key.ts';
 import { type Learned, type Resolved, spanOf, writeTerm } from './score.ts';
 import { REFRESH_MS, type SpaceCache } from './space-cache.ts';
 import { readHead, readShard, SHARDS, type Shard, shardKey, type TermEntry } from './table.ts';
@@ -223,10 +224,11 @@ export function createTableReader(scope: string, space: SpaceCache): TableReader
   // the readers of one storage share it: a Worker's reader per request resolved every term of its search again
   // (about 0.09 ms a search at seal-tools). heldFor never awaits, so no reader sees another's half-made state.
   const { held, earlier } = space.beside(`table\u0000${scope}`, createHeld);
+  const base = scopeKey(scope);
 
   function heldFor({ terms, hashes, first }: Query, catalogue: Catalogue, halfLife: number): Learned | undefined {
     const now = Date.now();
-    const changes = space.changes();
+    const changes = space.changes(base);
     const table = held.terms;
     if (held.changes !== changes || now >= held.until) {
       let u = 0;
