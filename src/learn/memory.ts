@@ -41,6 +41,8 @@ export interface MemoryIndex {
   readonly sets: SetIndex | undefined;
   /** Remembered requests, each counted once however often it grew. */
   readonly size: number;
+  /** The terms its remembered requests hold, summed: what the index's size in memory grows with (about 150 bytes each). */
+  readonly terms: number;
 }
 
 /**
@@ -87,6 +89,9 @@ export function createMemoryIndex(sets = true): MemoryIndex {
     sets: bySet,
     get size() {
       return entries.entries.length - entries.dead;
+    },
+    get terms() {
+      return entries.totalLength;
     },
   };
 }

@@ -103,7 +103,7 @@ export function createRequestMemory(
   function pick(heads: readonly MemoryHead[], contents: ReadonlyMap<number, unknown>): BuiltMemory {
     let tagged = heads.every(({ last, f }) => last === 0 || typeof f === 'string');
     for (const content of contents.values()) if (typeof content !== 'string') tagged = false;
-    if (identity && tagged) return sharedBuilt(identity, scope, memoryBytes, sets);
+    if (identity && tagged) return sharedBuilt(identity, scope, memoryBytes, sets, memory === own ? undefined : memory);
     // Untagged pages are told apart by the value read, as a layer alone always did.
     own ??= createBuilt(sets);
     return own;
@@ -136,7 +136,10 @@ export function createRequestMemory(
     // First with the isolate's shared index, whose closed pages need no read; again without, should it change
     // while this layer read (or turn out not to fit this layer's pages).
     for (let trusting = identity !== undefined; ; trusting = false) {
-      const trusted = trusting && identity ? sharedBuilt(identity, scope, memoryBytes, sets) : undefined;
+      const trusted =
+        trusting && identity
+          ? sharedBuilt(identity, scope, memoryBytes, sets, memory === own ? undefined : memory)
+          : undefined;
       const isTrusted = (id: number) => {
         const run = runOf(id);
         return typeof run === 'string' && trusted?.closed.get(id) === run && typeof trusted.pages.get(id) === 'string';

@@ -81,8 +81,30 @@ export function bringTo(
   return target.memory;
 }
 
-/** Indexes kept per storage, the least recently used going first: a long-lived isolate may serve many scopes. */
-const KEPT_PER_STORAGE = 4;
+/**
+ * Indexes kept per storage, the least recently used going first: a long-lived isolate may serve many scopes (a scope
+ * per tenant), and a layer built per request whose scope's index was let go indexes the scope's whole memory again
+ * (about 10 ms a search at seal-tools' 677 requests, against 0.6). So an isolate keeps the four indexes it used last,
+ * and more while all it keeps hold at most TERMS_KEPT terms, up to KEPT_AT_MOST indexes.
+ */
+const KEPT_AT_LEAST = 4;
+const KEPT_AT_MOST = 256;
+
+/**
+ * Terms held by the indexes an isolate keeps per storage past its four last used, summed (MemoryIndex.terms): about
+ * 30 MB of heap, measured at 150 bytes a term at seal-tools and ToolLens. A Worker's isolate has 128 MB; one full
+ * default memory (2,000,000 bytes, 12,000 requests of a dozen terms) is about 150,000 terms.
+ */
+const TERMS_KEPT = 200_000;
+
+/** Whether an isolate keeps more indexes than it should: past the most, or past the four with too many terms in all. */
+function tooMany(byKey: ReadonlyMap<string, { built: BuiltMemory }>): boolean {
+  if (byKey.size > KEPT_AT_MOST) return true;
+  if (byKey.size <= KEPT_AT_LEAST) return false;
+  let terms = 0;
+  for (const { built } of byKey.values()) terms += built.memory.terms;
+  return terms > TERMS_KEPT;
+}
 
 const isolate = /* @__PURE__ */ new WeakMap<object, Map<string, { scope: string; built: BuiltMemory }>>();
 
@@ -94,8 +116,12 @@ export const createBuilt = (sets: boolean): BuiltMemory => ({
   from: undefined,
 });
 
-/** The isolate's index of a scope in a storage, made the most recently used; created empty only when `create`. */
-function kept(identity: object, scope: string, memoryBytes: number, sets: boolean, create: boolean) {
+/**
+ * The isolate's index of a scope in a storage, made the most recently used; when it holds none, `had` (the index a
+ * layer brought up last, let go since to keep the isolate within its bound, not dropped by a clear) is kept again, or
+ * with `create` an empty one is made.
+ */
+function kept(identity: object, scope: string, memoryBytes: number, sets: boolean, create: boolean, had?: BuiltMemory) {
   let byKey = isolate.get(identity);
   if (!byKey) {
     byKey = new Map();
@@ -104,16 +130,25 @@ function kept(identity: object, scope: string, memoryBytes: number, sets: boolea
   const key = JSON.stringify([scope, memoryBytes, sets]);
   const found = byKey.get(key);
   if (!found && !create) return undefined;
-  const hit = found ?? { scope, built: createBuilt(sets) };
+  const hit = found ?? { scope, built: had && !dropped.has(had) ? had : createBuilt(sets) };
   byKey.delete(key);
   byKey.set(key, hit);
-  if (byKey.size > KEPT_PER_STORAGE) byKey.delete(byKey.keys().next().value as string);
+  while (tooMany(byKey)) byKey.delete(byKey.keys().next().value as string);
   return hit.built;
 }
 
-/** The isolate's index of a scope in a storage, created empty when there is none (or it was dropped). */
-export const sharedBuilt = (identity: object, scope: string, memoryBytes: number, sets: boolean): BuiltMemory =>
-  kept(identity, scope, memoryBytes, sets, true) as BuiltMemory;
+/**
+ * The isolate's index of a scope in a storage, created empty when there is none (or it was dropped). A long-lived
+ * layer passes the index it last brought up (`had`): if the isolate let it go to keep within its bound, it is kept
+ * again rather than the scope's whole memory indexed anew.
+ */
+export const sharedBuilt = (
+  identity: object,
+  scope: string,
+  memoryBytes: number,
+  sets: boolean,
+  had?: BuiltMemory,
+): BuiltMemory => kept(identity, scope, memoryBytes, sets, true, had) as BuiltMemory;
 
 /** The isolate's index of a scope in a storage, if it holds one. */
 export const heldBuilt = (
@@ -123,10 +158,17 @@ export const heldBuilt = (
   sets: boolean,
 ): BuiltMemory | undefined => kept(identity, scope, memoryBytes, sets, false);
 
+/** Indexes a clear or a forget dropped: a layer that still holds one never brings it back. */
+const dropped = /* @__PURE__ */ new WeakSet<BuiltMemory>();
+
 /** Drops the isolate's indexes of a storage: of one scope, or (a clear of the store) of all. */
 export function dropShared(identity: object | undefined, scope?: string): void {
   if (!identity) return;
   const kept = isolate.get(identity);
   if (!kept) return;
-  for (const [key, entry] of kept) if (scope === undefined || entry.scope === scope) kept.delete(key);
+  for (const [key, entry] of kept)
+    if (scope === undefined || entry.scope === scope) {
+      dropped.add(entry.built);
+      kept.delete(key);
+    }
 }

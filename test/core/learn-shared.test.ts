@@ -127,12 +127,14 @@ describe('a memory index shared by the layers of one storage', () => {
     expect(third.reads.pages).toBe(2);
   });
 
-  it('keeps four scopes per storage, a fifth evicting the least recently used, which rebuilds from the store', async () => {
-    const store = createMemoryStore();
-    const scopes = ['a', 'b', 'c', 'd', 'e'];
+  it('keeps the indexes of 256 small scopes per storage, the next evicting the least recently used, which rebuilds from the store', async () => {
+    const store = createMemoryStore({ maxSessions: 10_000, maxShared: 100_000 });
+    // A scope per tenant, each with a small memory: the isolate keeps them all, up to 256 (src/learn/shared-memory.ts
+    // also lets indexes go past the four last used once they hold too many terms in all: test/node/learn-kept.test.ts).
+    const scopes = Array.from({ length: 257 }, (_, i) => `tenant-${i}`);
     const of = (scope: string) => ({ ...memoryOnly, scope });
     for (const scope of scopes) await feed(layerOn(store, of(scope)), scope);
-    const alone = await rankings(layerOn(unshared(store), of('a')));
+    const alone = await rankings(layerOn(unshared(store), of('tenant-0')));
     expect(alone[0]).toEqual(['get_forecast']);
     /**
      * Whether the isolate holds the scope's index: a layer over the store served with swapped tool names (tags kept)
@@ -147,17 +149,18 @@ describe('a memory index shared by the layers of one storage', () => {
       expect(ranked).toEqual(alone);
       return true;
     };
-    // Four scopes indexed, the first the least recently used; using it again makes the second so.
-    for (const scope of ['a', 'b', 'c', 'd']) expect(await rankings(layerOn(store, of(scope)))).toEqual(alone);
-    expect(await held('a')).toBe(true);
-    // A fifth scope's layer evicts the second: its next layer rebuilds from the store (and evicts the third).
-    expect(await rankings(layerOn(store, of('e')))).toEqual(alone);
-    expect(await held('b')).toBe(false);
-    for (const scope of ['d', 'a', 'e']) expect(await held(scope)).toBe(true);
+    // 256 scopes indexed, the first the least recently used; using it again makes the second so.
+    for (const scope of scopes.slice(0, 256)) expect(await rankings(layerOn(store, of(scope)))).toEqual(alone);
+    expect(await held('tenant-0')).toBe(true);
+    // The 257th scope's layer evicts the second: its next layer rebuilds from the store (and evicts the third).
+    expect(await rankings(layerOn(store, of('tenant-256')))).toEqual(alone);
+    expect(await held('tenant-1')).toBe(false);
+    for (const scope of ['tenant-255', 'tenant-0', 'tenant-256', 'tenant-3']) expect(await held(scope)).toBe(true);
     // An evicted scope's next layer ranks exactly like a layer alone, rebuilding its index from the store.
-    expect(await rankings(layerOn(store, of('c')))).toEqual(await rankings(layerOn(unshared(store), of('c'))));
-    expect(await rankings(layerOn(store, of('c')))).toEqual(alone);
-  });
+    const rebuilt = await rankings(layerOn(store, of('tenant-2')));
+    expect(rebuilt).toEqual(await rankings(layerOn(unshared(store), of('tenant-2'))));
+    expect(rebuilt).toEqual(alone);
+  }, 60_000);
 
   it('answers alike when layers of one storage read and index at the same time', async () => {
     const store = createMemoryStore();
