@@ -44,6 +44,12 @@ export const LONG_ROUNDS = 200;
 const SERVING_TURNS = 120;
 
 /**
+ * Tenants a Worker serves in turn in the bench, a scope each on one store: more than the four scopes whose memory
+ * indexes an isolate kept per storage before it kept as many as fit its bound (src/learn/shared-memory.ts).
+ */
+const TENANTS = 8;
+
+/**
  * The median prepare of a long session's last 20 rounds: LONG_ROUNDS requests of `queries`, one a round, the whole
  * history sent every round as a host's loop sends it (each round's search and calls commit new credit).
  */
@@ -81,6 +87,8 @@ export interface LearnSpeed {
   readonly perRequest: { off: number; on: number; ratio: number };
   /** The long session's late rounds, each by a new layer over the same store. */
   readonly longPerRequest: { off: number; on: number };
+  /** As perRequest, for TENANTS tenants in turn, a scope each on one store, each fed as the memory above. */
+  readonly tenants: { off: number; on: number; ratio: number };
   /**
    * A server that commits as it serves: one new session's round committed and written, then four searches as fed;
    * the first of them, and the three after it (medians, and the medians of the rounds' ratios).
@@ -192,6 +200,25 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     await layer.prepare({ sessionId, tools, messages: [{ role: 'user', content: query }] });
     return layer.search({ sessionId, tools }, { query });
   });
+  // A Worker serving TENANTS tenants in turn, a scope each on one store (one per tenant, as docs/ranking.md shows),
+  // each fed the same sessions: a request's prepare and search by a new layer of its tenant's scope.
+  const tenantStore = createMemoryStore({ maxSessions: 100_000 });
+  const tenantLayer = (t: number) =>
+    createToolSearch({ logger: quiet, learn: { scope: `tenant-${t}` }, store: tenantStore });
+  for (let t = 0; t < TENANTS; t++) {
+    const layer = tenantLayer(t);
+    // A session is one tenant's: its record says what it gave, whatever the scope.
+    for (const [i, q] of fed.entries())
+      await layer.prepare({ sessionId: `tenant-${t}-feed-${i}`, tools, messages: history(q.query, q.relevant) });
+    await layer.flush();
+  }
+  const tenants = await inTurn(3 * rounds, async (k, query, id) => {
+    const request = Number(id.slice(id.indexOf('-') + 1));
+    const layer = k === 0 ? createToolSearch({ logger: quiet, store: offStore }) : tenantLayer(request % TENANTS);
+    const sessionId = `tenant-request-${id}`;
+    await layer.prepare({ sessionId, tools, messages: [{ role: 'user', content: query }] });
+    return layer.search({ sessionId, tools }, { query });
+  });
   // Long sessions in turn, learning off and on, each on a layer of its own kind; new sessions each time.
   const long = { off: [] as number[], on: [] as number[] };
   const longEach = { off: [] as number[], on: [] as number[] };
@@ -252,6 +279,7 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     newArrays,
     perRequest,
     longPerRequest: { off: median(longEach.off), on: median(longEach.on) },
+    tenants,
   };
 }
 
@@ -381,6 +409,12 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
           ms(speed.perRequest.off),
           ms(speed.perRequest.on),
           `${speed.perRequest.ratio.toFixed(2)}×`,
+        ],
+        [
+          `the same, ${TENANTS} tenants in turn, a scope each on one store (each fed as above)`,
+          ms(speed.tenants.off),
+          ms(speed.tenants.on),
+          `${speed.tenants.ratio.toFixed(2)}×`,
         ],
         [
           `the long session's late rounds, each by a new layer over the same store`,
