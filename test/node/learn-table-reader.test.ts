@@ -1,7 +1,7 @@
 // The table's reader (src/learn/table-reader.ts) holds each term's values in one flat table by the term's hash: what
 // it gives from there (heldFor) is what it reads from the store afresh (learnedFor), for terms whose hashes collide,
 // past the table's growth, for terms with no entry and tools a catalogue lacks, and for each of two catalogues.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Tool } from '../../src/base/types.ts';
 import { type Catalogue, catalogueOf } from '../../src/core/catalogue.ts';
 import { loadSearch } from '../../src/core/search-loader.ts';
@@ -92,6 +92,46 @@ describe("the table reader's held values", () => {
           const read = await reader.learnedFor(query, catalogue, halfLife, () => {});
           expect(valuesOf(held as Learned, catalogue)).toEqual(valuesOf(read, catalogue));
           expect((held as Learned).mass).toBe(read.mass);
+        }
+  });
+});
+
+describe("the table reader's views by catalogue", () => {
+  const queryOf = (q: number): Query => {
+    const ks = Array.from({ length: 10 }, (_, j) => (q * 10 + j) % terms.length);
+    return { terms: ks.map((k) => terms[k] as string), hashes: ks.map(hashOf), first: ks.map(() => true) };
+  };
+
+  it('hold each catalogue searched lately: searches in turn over them resolve no term again', () => {
+    const probe = createTableReader('reader-views-test', spaceOf([], []));
+    const reader = createTableReader('reader-views-test', spaceOf(probe.clockNames, probe.shardNames));
+    const queries = [0, 1, 2].map(queryOf);
+    for (const catalogue of catalogues) for (const query of queries) reader.heldFor(query, catalogue, halfLife);
+    // A term resolved anew looks its tools up by name: a term whose values are held does not.
+    const lookups = catalogues.map((catalogue) => vi.spyOn(catalogue.byName, 'get'));
+    try {
+      for (let pass = 0; pass < 3; pass++)
+        for (const catalogue of catalogues)
+          for (const query of queries) expect(reader.heldFor(query, catalogue, halfLife)).toBeDefined();
+      for (const lookup of lookups) expect(lookup).not.toHaveBeenCalled();
+    } finally {
+      for (const lookup of lookups) lookup.mockRestore();
+    }
+  });
+
+  it('give what a read afresh gives, past the catalogues they hold', async () => {
+    const probe = createTableReader('reader-views-many', spaceOf([], []));
+    const reader = createTableReader('reader-views-many', spaceOf(probe.clockNames, probe.shardNames));
+    // Six catalogues (more than the four a reader holds), each lacking other tools, searched in turn.
+    const many = Array.from({ length: 6 }, (_, i) => catalogueOf(toolsOf(names.filter((_, j) => j % 6 !== i))));
+    for (let pass = 0; pass < 3; pass++)
+      for (const catalogue of many)
+        for (const query of [pass, pass + 5].map(queryOf)) {
+          const held = reader.heldFor(query, catalogue, halfLife) as Learned;
+          expect(held).toBeDefined();
+          const read = await reader.learnedFor(query, catalogue, halfLife, () => {});
+          expect(valuesOf(held, catalogue)).toEqual(valuesOf(read, catalogue));
+          expect(held.mass).toBe(read.mass);
         }
   });
 });
