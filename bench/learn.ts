@@ -49,6 +49,9 @@ const SERVING_TURNS = 120;
  */
 const TENANTS = 8;
 
+/** Catalogues the bench searches in turn on one scope, as users with other tools enabled. */
+const CATALOGUES = 4;
+
 /**
  * The median prepare of a long session's last 20 rounds: LONG_ROUNDS requests of `queries`, one a round, the whole
  * history sent every round as a host's loop sends it (each round's search and calls commit new credit).
@@ -87,6 +90,8 @@ export interface LearnSpeed {
   readonly perRequest: { off: number; on: number; ratio: number };
   /** The long session's late rounds, each by a new layer over the same store. */
   readonly longPerRequest: { off: number; on: number };
+  /** Searches as fed over CATALOGUES catalogues in turn (each the catalogue less a few other tools). */
+  readonly catalogues: { off: number; on: number; ratio: number };
   /** As perRequest, for TENANTS tenants in turn, a scope each on one store, each fed as the memory above. */
   readonly tenants: { off: number; on: number; ratio: number };
   /**
@@ -200,6 +205,14 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     await layer.prepare({ sessionId, tools, messages: [{ role: 'user', content: query }] });
     return layer.search({ sessionId, tools }, { query });
   });
+  // Users with other tools enabled on one scope: searches as fed over CATALOGUES catalogues in turn, each the
+  // catalogue less every 97th tool from another place (the learned tools are all in each).
+  const subsets = Array.from({ length: CATALOGUES }, (_, c) => tools.filter((_, i) => i % 97 !== c));
+  const catalogues = await inTurn(4 * rounds, (k, query, id) => {
+    const request = Number(id.slice(id.indexOf('-') + 1));
+    const layer = k === 0 ? off : asFed;
+    return layer.search({ sessionId: `catalogue-${id}`, tools: subsets[request % CATALOGUES] as Tool[] }, { query });
+  });
   // A Worker serving TENANTS tenants in turn, a scope each on one store (one per tenant, as docs/ranking.md shows),
   // each fed the same sessions: a request's prepare and search by a new layer of its tenant's scope.
   const tenantStore = createMemoryStore({ maxSessions: 100_000 });
@@ -280,6 +293,7 @@ export async function learnSpeed(rounds: number): Promise<LearnSpeed> {
     perRequest,
     longPerRequest: { off: median(longEach.off), on: median(longEach.on) },
     tenants,
+    catalogues,
   };
 }
 
@@ -409,6 +423,12 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
           ms(speed.perRequest.off),
           ms(speed.perRequest.on),
           `${speed.perRequest.ratio.toFixed(2)}×`,
+        ],
+        [
+          `a search as fed, over ${CATALOGUES} catalogues in turn (users with other tools enabled: each the catalogue less a few tools)`,
+          ms(speed.catalogues.off),
+          ms(speed.catalogues.on),
+          `${speed.catalogues.ratio.toFixed(2)}×`,
         ],
         [
           `the same, ${TENANTS} tenants in turn, a scope each on one store (each fed as above)`,
