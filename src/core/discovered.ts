@@ -16,6 +16,10 @@ export interface DiscoveredRecord {
   readonly mark?: { readonly n: number; readonly last: string } | undefined;
   /** What this session gave the learned ranking (the `learn` option), so a replayed history gives nothing twice. */
   readonly learned?: Readonly<Record<string, number>> | undefined;
+  /** The scope `learned` is for; none in a record written before a session could give to several scopes (all share it). */
+  readonly learnedScope?: string | undefined;
+  /** What this session gave each other scope, by `s:` and the scope (src/learn/scoped-record.ts). */
+  readonly learnedBy?: Readonly<Record<string, Readonly<Record<string, number>>>> | undefined;
 }
 
 /** One discovery read from the history: a tool name and the id of the call that produced it. */

@@ -14,6 +14,7 @@ import type { Remembered } from './memory-pages.ts';
 import type { ResolvedLearn } from './options.ts';
 import { createQueryTerms } from './query-terms.ts';
 import { createRequestMemory } from './requests.ts';
+import { scopedRecord, withScopedPart } from './scoped-record.ts';
 import { sessionLearning } from './session.ts';
 import { readUnits, sameUnits } from './signal.ts';
 import { createSpaceCache } from './space-cache.ts';
@@ -103,11 +104,14 @@ export function createLearner(
       let made = before?.made;
       return {
         apply(record) {
-          const change = sessionLearning(record, units, terms, session, before?.made);
+          // The scope's part of the record: a session gives to each scope apart (scoped-record.ts).
+          const part = scopedRecord(record, scope);
+          if (part === 'full') return record;
+          const change = sessionLearning(part, units, terms, session, before?.made);
           delta = change.delta;
           requests = change.requests;
           made = change.made;
-          return change.record;
+          return change.record === part ? record : withScopedPart(record, scope, change.record);
         },
         commit(warn, now) {
           credited.remember(key, { units, made: made ?? new Map() });
