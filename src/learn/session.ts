@@ -197,7 +197,10 @@ export function sessionLearning(
       const turn = Number(name.slice(1));
       if (requestKey(turn) === name) byTurn.set(turn, given[name] as number);
     }
-    for (const [turn, ofTurn] of unitsByTurn(units)) {
+    const turns = unitsByTurn(units);
+    const shift = trimmedTurns(turns, byTurn, session, queries, madeBefore);
+    for (const [visible, ofTurn] of turns) {
+      const turn = visible + shift;
       const had = byTurn.get(turn);
       // A request the record has no room for is not made at all.
       if (had === undefined && kept >= MAX_SESSION_REQUESTS) continue;
@@ -214,6 +217,51 @@ export function sessionLearning(
   if (!next) return { record, delta, requests, made };
   const base = record ?? { v: RECORD_VERSION, order: [], recent: [] };
   return { record: { ...base, learned: next }, delta, requests, made };
+}
+
+/** A request's signature: its terms and tools, not its turn (0 for none). */
+const signatureOf = (request: Remembered | undefined): number =>
+  request ? fnv1a(`${request.terms.join(',')}\n${request.tools.join('\n')}`) : 0;
+
+/**
+ * How many turns the history lost at its front: a host that trims its oldest turns to fit the context sends the same
+ * turns under smaller numbers, and the memory keeps a request by its turn. 0 when the first turn the history holds is
+ * the one the record saw under its number (as every history sent whole is), or nothing else fits; else the least
+ * shift at which the record saw the history's first turn, and every later one it saw (but the last, which may have
+ * grown) at its shifted number. A history of one turn still growing cannot be placed, and counts from 1 as before.
+ */
+function trimmedTurns(
+  turns: ReadonlyMap<number, readonly LearnUnit[]>,
+  byTurn: ReadonlyMap<number, number>,
+  session: number,
+  queries: QueryTerms,
+  madeBefore: ReadonlyMap<number, MadeRequest> | undefined,
+): number {
+  const head = turns.entries().next();
+  if (head.done) return 0;
+  const [first, firstUnits] = head.value;
+  const had = byTurn.get(first);
+  if (had === undefined) return 0;
+  // A long session's first turn comes back every round: its signature as the last round made it, when it is the same.
+  const before = madeBefore?.get(first);
+  const firstSignature =
+    before && before.request?.session === session && sameUnits(before.units, firstUnits)
+      ? before.signature
+      : signatureOf(requestOf(firstUnits, first, session, queries));
+  if (firstSignature === had) return 0;
+  const visible = [...turns];
+  const shifts = [...byTurn]
+    .filter(([turn, sig]) => turn > first && sig === firstSignature)
+    .map(([turn]) => turn - first);
+  for (const shift of shifts.sort((a, b) => a - b)) {
+    const fits = visible.every(([turn, units], i) => {
+      const recorded = byTurn.get(turn + shift);
+      if (recorded === undefined || i === visible.length - 1) return true;
+      return recorded === (i === 0 ? firstSignature : signatureOf(requestOf(units, turn, session, queries)));
+    });
+    if (fits) return shift;
+  }
+  return 0;
 }
 
 /** A turn's request as made from its units, and its signature (undefined for a turn with no term). */
@@ -239,7 +287,7 @@ function madeFor(
   // Kept by session in the learner; checked here too, as a request names its session.
   if (!kept || (kept.request && kept.request.session !== session) || !sameUnits(kept.units, units)) {
     const request = requestOf(units, turn, session, queries);
-    const signature = request ? fnv1a(`${request.terms.join(',')}\n${request.tools.join('\n')}`) : 0;
+    const signature = signatureOf(request);
     kept = { units, request, signature };
   }
   made.set(turn, kept);

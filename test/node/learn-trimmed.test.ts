@@ -1,0 +1,66 @@
+// A history trimmed at its front (a host that drops the oldest turns to fit the context) sends the same turns under
+// smaller numbers. The memory of past requests keeps each request by its session and turn: it must end with the
+// requests the untrimmed history gives, not lose the trimmed turns' requests to later ones under their numbers.
+import { createMemoryStore, createToolSearch, type Message } from 'tool-search-layer';
+import { describe, expect, it } from 'vitest';
+import { memoryHeadKey, memoryPageKeys, pageEntries, readMemoryHead } from '../../src/learn/memory-pages.ts';
+import { catalogue } from '../core/fixtures.ts';
+
+const tools = [...catalogue];
+const quiet = { warn() {} };
+
+/** A turn: a user message, a search and a call of `tool` with its result. */
+const turnOf = (i: number, query: string, tool: string): Message[] => [
+  { role: 'user', content: `${query}, please` },
+  { role: 'assistant', toolCalls: [{ id: `s${i}`, name: 'search_tools', arguments: JSON.stringify({ query }) }] },
+  { role: 'tool', toolCallId: `s${i}`, content: '{"found":0,"tools":[]}' },
+  { role: 'assistant', toolCalls: [{ id: `c${i}`, name: tool, arguments: '{}' }] },
+  { role: 'tool', toolCallId: `c${i}`, content: '{"ok":true}' },
+];
+
+const turns = [
+  turnOf(1, 'umbrella tomorrow lisbon', 'get_forecast'),
+  turnOf(2, 'mail my sister the news', 'send_email'),
+  turnOf(3, 'jot the standup notes', 'write_file'),
+  turnOf(4, 'book the dentist next week', 'create_event'),
+  turnOf(5, 'what is twelve times nine', 'calculator'),
+  turnOf(6, 'anything new in my inbox', 'read_inbox'),
+];
+
+/** The requests the store's memory holds (each session's turn once: the newest version), as turn → sorted tools. */
+async function remembered(store: ReturnType<typeof createMemoryStore>): Promise<Map<number, string>> {
+  const space = store.shared as NonNullable<typeof store.shared>;
+  const pageKey = memoryPageKeys('default');
+  const byTurn = new Map<number, string>();
+  for (let lane = 0; lane < 4; lane++) {
+    const head = readMemoryHead(await space.get(memoryHeadKey('default', lane)));
+    for (let n = head.first; n <= head.last; n++)
+      for (const entry of pageEntries(await space.get(pageKey(lane, n)))) byTurn.set(entry.turn, entry.tools.join(','));
+  }
+  return byTurn;
+}
+
+/** A session sent round by round: each round the turns so far, the oldest `trimmed(round)` dropped. */
+async function sessionOf(trimmed: (round: number) => number) {
+  const store = createMemoryStore();
+  const layer = createToolSearch({ learn: true, store, logger: quiet });
+  for (let round = 1; round <= turns.length; round++) {
+    const messages = turns.slice(trimmed(round), round).flat();
+    await layer.prepare({ sessionId: 'trimmed', tools, messages });
+  }
+  await layer.flush();
+  return { requests: await remembered(store), learned: await layer.inspectLearned() };
+}
+
+describe('a history trimmed at its front', () => {
+  it('leaves the memory the requests of the history sent whole', async () => {
+    const whole = await sessionOf(() => 0);
+    expect([...whole.requests.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    // The host keeps the last three turns once there are more.
+    const kept = await sessionOf((round) => Math.max(0, round - 3));
+    expect(kept.requests).toEqual(whole.requests);
+    // Two turns dropped once, then the rest sent whole again.
+    const once = await sessionOf((round) => (round === 5 ? 2 : 0));
+    expect(once.requests).toEqual(whole.requests);
+  });
+});
