@@ -136,6 +136,61 @@ function followHistory(
 }
 
 /**
+ * Holds each tool's credit from one session to one search's worth: the sum of its pairs' shares at most the most a
+ * search of the history gives it (its distinct terms over the tools it led to). A history sent whole never reaches it
+ * (the sum is the mean over the tool's searches), but a history trimmed at its front shares each tool among the
+ * searches it still holds, while the record keeps what the trimmed ones gave: a session looping over 60 searches, its
+ * history cut to its last three turns, gave a tool 40 credits where the whole history gives 2. Past it, every pair of
+ * the tool (the ones the history no longer names too) gives way in proportion, as the whole history would spread the
+ * tool over all its terms. Checked for the tools this round raises (of `only`, when given: a tool whose every pair the
+ * history names is at its mean); changes `next` and `credit` in place.
+ */
+export function capTools(
+  next: Record<string, number>,
+  given: Readonly<Record<string, number>>,
+  credit: Map<string, Map<string, number>>,
+  units: readonly LearnUnit[],
+  queries: QueryTerms,
+  only?: ReadonlySet<string>,
+): void {
+  const raised = [...credit].filter(
+    ([tool, byTerm]) => (!only || only.has(tool)) && [...byTerm.values()].some((d) => d > 0),
+  );
+  if (raised.length === 0) return;
+  const caps = new Map<string, number>();
+  for (const unit of units) {
+    let terms = 0;
+    for (const first of queries.of(unit.query).first) if (first) terms++;
+    const worth = terms / unit.tools.length;
+    for (const tool of unit.tools) if (!(worth <= (caps.get(tool) ?? -1))) caps.set(tool, worth);
+  }
+  // Every pair's term and share, by tool: a pair's key is its tool and term around the last newline.
+  const pairs = new Map<string, [term: string, share: number][]>();
+  for (const [key, share] of Object.entries(next)) {
+    const cut = key.lastIndexOf('\n');
+    if (cut <= 0 || typeof share !== 'number') continue;
+    const tool = key.slice(0, cut);
+    (pairs.get(tool) ?? pairs.set(tool, []).get(tool))?.push([key.slice(cut + 1), share]);
+  }
+  for (const [tool, byTerm] of raised) {
+    const own = pairs.get(tool) ?? [];
+    let total = 0;
+    for (const [, share] of own) total += share;
+    const cap = caps.get(tool) ?? 0;
+    // Past the shares' rounding (a thousandth each) only.
+    if (total - cap <= 0.001 * own.length) continue;
+    const keep = cap / total;
+    for (const [term, share] of own) {
+      const key = pairKey(tool, term);
+      const had = typeof given[key] === 'number' ? (given[key] as number) : 0;
+      const kept = round(share * keep);
+      next[key] = kept;
+      if (kept !== had || byTerm.has(term)) byTerm.set(term, kept - had);
+    }
+  }
+}
+
+/**
  * Compares the history's credit with what the record says the session gave, and, given `session` (the memory's
  * hash of it), the session's requests with the ones the record last saw. The record's `learned` keeps its keys in
  * order and adds the new ones after them, in the order the history first names them: the credit's pairs and terms
@@ -182,6 +237,11 @@ export function sessionLearning(
     const byTerm = credit.get(tool) ?? new Map<string, number>();
     credit.set(tool, byTerm.set(term, share - (had ?? 0)));
   }
+  // Only a tool the record gave pairs the history no longer names can pass one search's worth (capTools).
+  const unnamed = new Set<string>();
+  for (let i = 0; i < f.tools.length; i++)
+    if (f.had[i] !== undefined && (f.firstAt[i] as number) < 0) unnamed.add(f.tools[i] as string);
+  if (next && unnamed.size > 0) capTools(next, given, credit, units, queries, unnamed);
   // The scope's clock counts sessions: only a session's first credit moves it, however many rounds add to it.
   const delta = next ? { credit, newPairs, newTerms, sessions: empty ? 1 : 0 } : undefined;
   const requests: Remembered[] = [];

@@ -63,4 +63,35 @@ describe('a history trimmed at its front', () => {
     const once = await sessionOf((round) => (round === 5 ? 2 : 0));
     expect(once.requests).toEqual(whole.requests);
   });
+
+  it('holds a looping session to one search’s worth of credit per tool, its history cut to its last turns', async () => {
+    // 60 searches of three new words each, every one ending in the same tool.
+    const words = Array.from({ length: 200 }, (_, i) => `word${i}`);
+    const loop = Array.from({ length: 60 }, (_, i) =>
+      turnOf(100 + i, `${words[3 * i]} ${words[3 * i + 1]} ${words[3 * i + 2]}`, 'calculator'),
+    );
+    const credit = async (window: number) => {
+      const layer = createToolSearch({ learn: true, store: createMemoryStore(), logger: quiet });
+      for (let round = 1; round <= loop.length; round++)
+        await layer.prepare({
+          sessionId: 'loop',
+          tools,
+          messages: loop.slice(Math.max(0, round - window), round).flat(),
+        });
+      await layer.flush();
+      const rows = (await layer.inspectLearned()).filter((row) => row.tool === 'calculator');
+      return { pairs: rows.length, total: rows.reduce((sum, row) => sum + row.credit, 0) };
+    };
+    const whole = await credit(loop.length);
+    // Each term 1/60 of the tool, over the pairs the session's record has room for.
+    expect(whole.total).toBeGreaterThan(1.5);
+    expect(whole.total).toBeLessThanOrEqual(3);
+    // Cut to its last three turns, the session shared the tool among three searches each round, and the record kept
+    // what the cut ones gave: 60 credits before; now at most what one search gives (three terms), over every term.
+    for (const window of [3, 10]) {
+      const cut = await credit(window);
+      expect(cut.pairs).toBe(whole.pairs);
+      expect(cut.total).toBeLessThanOrEqual(3 + 0.001 * cut.pairs);
+    }
+  });
 });

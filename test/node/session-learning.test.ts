@@ -7,7 +7,7 @@ import type { DiscoveredRecord } from '../../src/core/discovered.ts';
 import { RECORD_VERSION } from '../../src/core/discovered.ts';
 import { MAX_TERMS, MAX_TOOLS, type Remembered } from '../../src/learn/memory-pages.ts';
 import { createQueryTerms, type QueryTerms } from '../../src/learn/query-terms.ts';
-import { MAX_SESSION_PAIRS, MAX_SESSION_REQUESTS, sessionLearning } from '../../src/learn/session.ts';
+import { capTools, MAX_SESSION_PAIRS, MAX_SESSION_REQUESTS, sessionLearning } from '../../src/learn/session.ts';
 import type { LearnUnit } from '../../src/learn/signal.ts';
 import { type CreditDelta, round } from '../../src/learn/table.ts';
 import { fnv1a } from '../../src/search/fnv.ts';
@@ -95,6 +95,7 @@ function wholeLearning(
   record: DiscoveredRecord | undefined,
   desired: Desired,
   memory?: { readonly units: readonly LearnUnit[]; readonly session: number; readonly queries: QueryTerms },
+  capped?: { readonly units: readonly LearnUnit[]; readonly queries: QueryTerms },
 ): SessionLearning {
   const given = learnedOf(record);
   const names = Object.keys(given);
@@ -129,6 +130,9 @@ function wholeLearning(
   }
   // Every changed pair was past the bound: the record stays as it was.
   if (credit.size === 0) next = undefined;
+  // A tool held to one search's worth (a history whose record holds more than it names: trimmed, or another's), by the
+  // library's own rule: what is checked here is the rest of the reading.
+  if (next && capped) capTools(next, given, credit, capped.units, capped.queries);
   // The scope's clock counts sessions: only a session's first credit moves it, however many rounds add to it.
   const delta = next ? { credit, newPairs, newTerms, sessions: empty ? 1 : 0 } : undefined;
   const requests: Remembered[] = [];
@@ -214,13 +218,22 @@ function randomUnits(random: (n: number) => number, count: number, toolCount = 1
 describe("a session's learning follows only what its record can hold", () => {
   // The requests made by the round before, as the learner keeps them for the session's next round.
   let made: ReturnType<typeof sessionLearning>['made'] | undefined;
-  const both = (record: DiscoveredRecord | undefined, units: LearnUnit[], queries: QueryTerms, session?: number) => {
+  // `capped`: the reference holds each tool to one search's worth too (capTools), for records that hold more than the
+  // history names; a history read whole, at every prefix, never reaches it, and its reference reads without it.
+  const both = (
+    record: DiscoveredRecord | undefined,
+    units: LearnUnit[],
+    queries: QueryTerms,
+    session?: number,
+    capped = false,
+  ) => {
     const fast = sessionLearning(record, units, queries, session, made);
     made = fast.made;
     const whole = wholeLearning(
       record,
       desiredCredit(units, queries),
       session === undefined ? undefined : { units, session, queries },
+      capped ? { units, queries } : undefined,
     );
     expect(plain(fast)).toEqual(plain(whole));
     // Made afresh, the same.
@@ -278,8 +291,8 @@ describe("a session's learning follows only what its record can hold", () => {
       const units = randomUnits(random, 10 + random(120));
       const earlier = both(undefined, units, queries, seed).record as DiscoveredRecord;
       // The front of the history trimmed away, as a host trims its context; another session's history.
-      both(earlier, units.slice(random(units.length)), queries, seed);
-      both(earlier, randomUnits(seededRandom(seed + 1000), 40), queries, seed);
+      both(earlier, units.slice(random(units.length)), queries, seed, true);
+      both(earlier, randomUnits(seededRandom(seed + 1000), 40), queries, seed, true);
       // Values that are not numbers, and keys that are no pair's.
       const learned: Record<string, unknown> = { ...earlier.learned };
       const keys = Object.keys(learned);
@@ -287,12 +300,13 @@ describe("a session's learning follows only what its record can hold", () => {
       learned['\nword3'] = 2;
       learned['tool_1\n'] = 1;
       learned['\t999'] = 7;
-      both({ ...earlier, learned } as DiscoveredRecord, units, queries, seed);
+      both({ ...earlier, learned } as DiscoveredRecord, units, queries, seed, true);
       both(
         { v: RECORD_VERSION, order: [], recent: [], learned: [] } as unknown as DiscoveredRecord,
         units,
         queries,
         seed,
+        true,
       );
     }
   });
