@@ -1,6 +1,7 @@
 // A history trimmed at its front (a host that drops the oldest turns to fit the context) sends the same turns under
-// smaller numbers. The memory of past requests keeps each request by its session and turn: it must end with the
-// requests the untrimmed history gives, not lose the trimmed turns' requests to later ones under their numbers.
+// smaller numbers, and only its last searches. The memory of past requests keeps each request by its session and turn:
+// it must end with the requests the untrimmed history gives, not lose the trimmed turns' requests to later ones under
+// their numbers. And a looping session must stay within one search's worth of credit per tool, however it is cut.
 import { createMemoryStore, createToolSearch, type Message } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
 import { memoryHeadKey, memoryPageKeys, pageEntries, readMemoryHead } from '../../src/learn/memory-pages.ts';
