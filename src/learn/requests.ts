@@ -99,11 +99,14 @@ export function createRequestMemory(
     return true;
   }
 
+  /** The isolate's index this layer brought up last, if it shared one (given back should the isolate have let it go). */
+  const lastShared = (): BuiltMemory | undefined => (memory === own ? undefined : memory);
+
   /** The index to bring up to date: shared only when every page's content and every lane's run can be told apart. */
   function pick(heads: readonly MemoryHead[], contents: ReadonlyMap<number, unknown>): BuiltMemory {
     let tagged = heads.every(({ last, f }) => last === 0 || typeof f === 'string');
     for (const content of contents.values()) if (typeof content !== 'string') tagged = false;
-    if (identity && tagged) return sharedBuilt(identity, scope, memoryBytes, sets, memory === own ? undefined : memory);
+    if (identity && tagged) return sharedBuilt(identity, scope, memoryBytes, sets, lastShared());
     // Untagged pages are told apart by the value read, as a layer alone always did.
     own ??= createBuilt(sets);
     return own;
@@ -136,10 +139,7 @@ export function createRequestMemory(
     // First with the isolate's shared index, whose closed pages need no read; again without, should it change
     // while this layer read (or turn out not to fit this layer's pages).
     for (let trusting = identity !== undefined; ; trusting = false) {
-      const trusted =
-        trusting && identity
-          ? sharedBuilt(identity, scope, memoryBytes, sets, memory === own ? undefined : memory)
-          : undefined;
+      const trusted = trusting && identity ? sharedBuilt(identity, scope, memoryBytes, sets, lastShared()) : undefined;
       const isTrusted = (id: number) => {
         const run = runOf(id);
         return typeof run === 'string' && trusted?.closed.get(id) === run && typeof trusted.pages.get(id) === 'string';

@@ -235,8 +235,9 @@ type Held = ReturnType<typeof createHeld>;
 
 /**
  * The view of `catalogue` and `halfLife`, made the most recently searched (made anew, or from the least recently
- * searched's arrays, when none holds them), with room for `terms` more terms: past TERMS_HELD over every view, the
- * least recently searched views start again first.
+ * searched's arrays, when none holds them), with room for `terms` more terms: past ALL_TERMS_HELD over every view
+ * (their values, and apart their last resolutions), the least recently searched views start again first; past
+ * TERMS_HELD, the view itself.
  */
 function viewFor(held: Held, catalogue: Catalogue, halfLife: number, terms: number): View {
   const { views } = held;

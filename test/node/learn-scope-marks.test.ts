@@ -3,24 +3,15 @@
 // other tenant's next search resolve its terms again. A change to the scope itself, or a clear of all, is always seen.
 import { createMemoryStore, createToolSearch, type ToolSearch } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
-import type { GuardedShared } from '../../src/core/shared-guard.ts';
 import { scopeKey } from '../../src/learn/scope-key.ts';
 import { createSpaceCache } from '../../src/learn/space-cache.ts';
 import { catalogue, names } from '../core/fixtures.ts';
 import { asked, taught, turn } from '../core/learn-share-fixtures.ts';
-
-const shared: GuardedShared = {
-  persistent: true,
-  identity: {},
-  get: async () => undefined,
-  update: async () => undefined,
-  delete: async () => {},
-  clearMemory() {},
-};
+import { sharedStub } from './shared-stub.ts';
 
 describe("the space's marks of change, by scope", () => {
   it('move for a change to the scope or to all, and for nothing of another scope', () => {
-    const cache = createSpaceCache({ ...shared, identity: {} });
+    const cache = createSpaceCache(sharedStub({}));
     const a = scopeKey('tenant:a');
     const b = scopeKey('tenant');
     const seen = [cache.changes(a)];
@@ -52,7 +43,7 @@ describe("the space's marks of change, by scope", () => {
   });
 
   it('never come back to a mark seen before, past the scopes they keep', () => {
-    const cache = createSpaceCache({ ...shared, identity: {} });
+    const cache = createSpaceCache(sharedStub({}));
     const a = scopeKey('a');
     const seen = new Set([cache.changes(a)]);
     cache.keep(`${a}:m0`, 1);

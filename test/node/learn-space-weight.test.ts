@@ -1,22 +1,13 @@
 // The values read lately (src/learn/space-cache.ts) are bounded by their weight too, about their bytes: a page's
 // text by its length, a shard by its terms. Past 24 MB the oldest go, whatever their count.
 import { describe, expect, it } from 'vitest';
-import type { GuardedShared } from '../../src/core/shared-guard.ts';
 import { scopeKey } from '../../src/learn/scope-key.ts';
 import { createSpaceCache } from '../../src/learn/space-cache.ts';
-
-const shared: GuardedShared = {
-  persistent: true,
-  identity: undefined,
-  get: async () => undefined,
-  update: async () => undefined,
-  delete: async () => {},
-  clearMemory() {},
-};
+import { sharedStub } from './shared-stub.ts';
 
 describe('the values read lately, bounded by weight', () => {
   it('let the oldest pages go past about 24 MB of text', () => {
-    const cache = createSpaceCache(shared);
+    const cache = createSpaceCache(sharedStub(undefined));
     const page = 'x'.repeat(1_000_000);
     const keys = Array.from({ length: 20 }, (_, i) => `${scopeKey(`tenant-${i}`)}:m0:0`);
     // 20 pages of just over 1,000,000 characters, just over 2 MB each: eleven fit, the first nine go.
@@ -32,7 +23,7 @@ describe('the values read lately, bounded by weight', () => {
   });
 
   it("weigh a shard by its terms, and free a value's weight when it is dropped or cleared", () => {
-    const cache = createSpaceCache(shared);
+    const cache = createSpaceCache(sharedStub(undefined));
     const shard = (n: number) => ({
       v: 1,
       x: Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i}`, [1, 1, []]])),
