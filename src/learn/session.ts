@@ -162,7 +162,7 @@ export function capTools(
     let terms = 0;
     for (const first of queries.of(unit.query).first) if (first) terms++;
     const worth = terms / unit.tools.length;
-    for (const tool of unit.tools) if (!(worth <= (caps.get(tool) ?? -1))) caps.set(tool, worth);
+    for (const tool of unit.tools) if (worth > (caps.get(tool) ?? -1)) caps.set(tool, worth);
   }
   // Every pair's term and share, by tool: a pair's key is its tool and term around the last newline.
   const pairs = new Map<string, [term: string, share: number][]>();
@@ -303,11 +303,7 @@ function trimmedTurns(
   const had = byTurn.get(first);
   if (had === undefined) return 0;
   // A long session's first turn comes back every round: its signature as the last round made it, when it is the same.
-  const before = madeBefore?.get(first);
-  const firstSignature =
-    before && before.request?.session === session && sameUnits(before.units, firstUnits)
-      ? before.signature
-      : signatureOf(requestOf(firstUnits, first, session, queries));
+  const firstSignature = madeOf(madeBefore, firstUnits, first, session, queries).signature;
   if (firstSignature === had) return 0;
   const visible = [...turns];
   const shifts = [...byTurn]
@@ -332,9 +328,24 @@ export interface MadeRequest {
 }
 
 /**
- * A turn's request and signature, kept in `made`: as the last round made it when its units are the same (a long
- * session's finished turns come back every round), else made now.
+ * A turn's request and signature: as the last round made it when its units are the same (a long session's finished
+ * turns come back every round), else made now.
  */
+function madeOf(
+  before: ReadonlyMap<number, MadeRequest> | undefined,
+  units: readonly LearnUnit[],
+  turn: number,
+  session: number,
+  queries: QueryTerms,
+): MadeRequest {
+  const kept = before?.get(turn);
+  // Kept by session in the learner; checked here too, as a request names its session.
+  if (kept && !(kept.request && kept.request.session !== session) && sameUnits(kept.units, units)) return kept;
+  const request = requestOf(units, turn, session, queries);
+  return { units, request, signature: signatureOf(request) };
+}
+
+/** A turn's request and signature (madeOf), kept in `made` for the next round. */
 function madeFor(
   before: ReadonlyMap<number, MadeRequest> | undefined,
   made: Map<number, MadeRequest>,
@@ -343,13 +354,7 @@ function madeFor(
   session: number,
   queries: QueryTerms,
 ): MadeRequest {
-  let kept = before?.get(turn);
-  // Kept by session in the learner; checked here too, as a request names its session.
-  if (!kept || (kept.request && kept.request.session !== session) || !sameUnits(kept.units, units)) {
-    const request = requestOf(units, turn, session, queries);
-    const signature = signatureOf(request);
-    kept = { units, request, signature };
-  }
+  const kept = madeOf(before, units, turn, session, queries);
   made.set(turn, kept);
   return kept;
 }
