@@ -257,21 +257,29 @@ let powersOf = Number.NaN;
 export const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
 /**
- * The last query tokenized and its terms: a search with learning tokenizes its query for the learner, and the ranking
- * then asks for the same query's terms (tokenizing a long request costs about as much as the learner's whole vote).
+ * The last query tokenized, its terms and the stopwords it dropped: a search with learning tokenizes its query for the
+ * learner, and the ranking then asks for the same query's terms (tokenizing a long request costs about as much as the
+ * learner's whole vote).
  */
-let last: { query: string; terms: readonly string[] } | undefined;
+let last: { query: string; terms: readonly string[]; stops: readonly string[] } | undefined;
 
-/** The query's terms in order, without the joined forms of its camel-case words (the same array for the same query asked again at once: never changed). */
-export function queryTerms(query: string): readonly string[] {
-  if (last?.query === query) return last.terms;
+/** The query tokenized: the last one again, or this one, kept as the last. */
+function readQuery(query: string): { terms: readonly string[]; stops: readonly string[] } {
+  if (last?.query === query) return last;
   const joined: number[] = [];
-  const all = tokenize(query, [], joined);
+  const stops: string[] = [];
+  const all = tokenize(query, [], joined, stops);
   const skip = joined.length === 0 ? undefined : new Set(joined);
   const terms = skip ? all.filter((_, i) => !skip.has(i)) : all;
-  last = { query, terms };
-  return terms;
+  last = { query, terms, stops };
+  return last;
 }
+
+/** The query's terms in order, without the joined forms of its camel-case words (the same array for the same query asked again at once: never changed). */
+export const queryTerms = (query: string): readonly string[] => readQuery(query).terms;
+
+/** The stopwords the query's terms left out, lower-cased, each once, in order (never changed). */
+export const queryStopwords = (query: string): readonly string[] => readQuery(query).stops;
 
 /** How many tools hold term t. */
 const df = (ix: BuiltIndex, t: number): number => (ix.start[t + 1] as number) - (ix.start[t] as number);
