@@ -51,6 +51,11 @@ const SAMPLES = 256;
 const FIRST_EPOCHS = 5;
 /** The step of plain gradient descent (bench/toollens-trained.ts: the first rate that converged). */
 const RATE = 2;
+/**
+ * A record below which the model speaks under a hundredth of its default weight (0.3 to the eighth power, times 128):
+ * such a model trains again only once the memory changed by as many requests as it holds, not by a sixteenth.
+ */
+const QUIET = 0.3;
 /** Fewest requests the model trains on: below, it stays silent. */
 const LEAST = 32;
 
@@ -280,11 +285,14 @@ export function createModel(s: MemoryEntries): MemoryModel {
     return sample.length === 0 ? 0 : sum / sample.length;
   }
 
-  /** Whether the memory changed enough since the last epoch began for another to begin. */
+  /**
+   * Whether the memory changed enough since the last epoch began for another to begin: by a sixteenth, or, for a
+   * model whose record keeps it silent (below QUIET), by as many requests as it holds.
+   */
   const stale = (): boolean =>
     epochsLeft === 0 &&
     s.entries.length - s.dead >= LEAST &&
-    (started === undefined || (s.changes - started) * 16 > s.latest.size);
+    (started === undefined || (s.changes - started) * (judged < QUIET ? 1 : 16) > s.latest.size);
 
   // By catalogue, the ids of the model's tools (-1 for a tool it lacks), extended as tools are numbered.
   const idsByCatalogue = new WeakMap<ReadonlyMap<string, number>, number[]>();

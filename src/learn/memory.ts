@@ -43,7 +43,7 @@ export interface MemoryIndex {
    * it last trained, or an epoch is under way); settles once it is caught up (at once when it is).
    */
   train(): Promise<void>;
-  /** Starts training in the background if it is due and no chain of slices ran since the last kick. */
+  /** Starts training in the background if it is due and no chain of slices is under way (or one stopped: ALIVE_MS). */
   kick(): void;
   /** Remembered requests, each counted once however often it grew. */
   readonly size: number;
@@ -83,27 +83,29 @@ function createToolIds(s: MemoryEntries): (byName: ReadonlyMap<string, number>) 
  */
 const SLICE = 1_000_000;
 
+/** How long after a chain's last sign of life a kick still trusts it to go on (a slice takes a few milliseconds). */
+const ALIVE_MS = 1000;
+
 /** Creates an empty memory index; with `sets`, its requests are grouped by tool set as they load. */
 export function createMemoryIndex(sets = true): MemoryIndex {
   const entries = createEntries();
   const { vote, warm } = createVote(entries);
   const bySet = sets ? createSetIndex(entries) : undefined;
   const model = createModel(entries);
-  // Chains of slices under way, slices run so far, and slices as of the last kick: a chain started in a Worker's
-  // request stops when that request ends (and never settles), so a kick that sees no slice ran since the last one
-  // starts a chain of its own.
+  // Chains of slices under way, and when one last started or ran a slice: a chain started in a Worker's request
+  // stops when that request ends (and never settles), so a kick long after the last sign of one starts another.
   let running = 0;
-  let slices = 0;
-  let seen = 0;
+  let beat = 0;
   /** A chain of slices, a macrotask each, until the model is caught up (whichever chains ran them); settles then. */
   const chain = (): Promise<void> =>
     new Promise<void>((resolve) => {
       running++;
+      beat = Date.now();
       const slice = () => {
         let more = false;
         try {
           more = model.train(SLICE);
-          slices++;
+          beat = Date.now();
         } finally {
           if (more) setTimeout(slice, 0);
           else {
@@ -114,16 +116,9 @@ export function createMemoryIndex(sets = true): MemoryIndex {
       };
       setTimeout(slice, 0);
     });
-  function train(): Promise<void> {
-    if (!model.due()) return Promise.resolve();
-    seen = slices;
-    return chain();
-  }
+  const train = (): Promise<void> => (model.due() ? chain() : Promise.resolve());
   function kick(): void {
-    if (!model.due()) return;
-    const alive = running > 0 && slices !== seen;
-    seen = slices;
-    if (!alive) void chain();
+    if (model.due() && !(running > 0 && Date.now() - beat < ALIVE_MS)) void chain();
   }
   return {
     load: (n, loaded) => loadPage(entries, n, loaded),

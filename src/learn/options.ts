@@ -21,7 +21,7 @@ export interface LearnOptions {
   readonly memoryWeight?: number;
   /** How much the vote of the tool sets the request most resembles (every tool of each, together) weighs against the keyword rank; the sets are the memory's requests grouped by the tools each used, scaled by how often they were right, and 0 turns them off. Default 32, chosen under leave-one-set-out (docs/ranking.md). */
   readonly setWeight?: number;
-  /** How much the vote of a model trained on the memory's requests (a softmax over their tools, by their words) weighs against the keyword rank, scaled by how often it names what held-out requests used; 0 turns it off. Default 32. */
+  /** How much the vote of a model trained on the memory's requests (a softmax over their tools, by their words, trained in the background) weighs against the keyword rank, scaled by how often it names what requests it never trained on used; 0 turns it off. Default 128, chosen under leave-one-set-out (docs/ranking.md). */
   readonly modelWeight?: number;
 }
 

@@ -3,7 +3,7 @@
 // vote and the sets'.
 
 import { fnv1a } from '../search/fnv.ts';
-import { queryStopwords, queryTerms } from '../search/rank.ts';
+import { queryTermsAndStopwords } from '../search/rank.ts';
 import { stopwordHash, termHash } from './term-hash.ts';
 
 /** Queries kept tokenized, at most (at least half as many): every round re-sends the history's searches. */
@@ -99,7 +99,7 @@ export function createQueryTerms(): QueryTerms {
   // By place, the slot its term took (-1 for a repeat).
   let used = new Int32Array(32);
   function read(query: string): Query {
-    const terms = queryTerms(query);
+    const { terms, stops } = queryTermsAndStopwords(query);
     const n = terms.length;
     const hashes = new Array<number>(n);
     const first = new Array<boolean>(n);
@@ -125,7 +125,6 @@ export function createQueryTerms(): QueryTerms {
       } else used[k] = -1;
     }
     for (let k = 0; k < n; k++) if ((used[k] as number) >= 0) table[used[k] as number] = 0;
-    const stops = queryStopwords(query);
     const memoryHashes = stops.length === 0 ? hashes : [...hashes];
     for (const word of stops) memoryHashes.push(stopwordHash(word));
     return { terms, hashes, first, memoryHashes };

@@ -2,7 +2,10 @@
 // layer's own search and through the tokeniser itself.
 import { describe, expect, it } from 'vitest';
 import { createToolSearch, type Tool } from '../../src/index.ts';
-import { queryStopwords } from '../../src/search/rank.ts';
+import { queryTermsAndStopwords } from '../../src/search/rank.ts';
+
+const queryStopwords = (query: string) => queryTermsAndStopwords(query).stops;
+
 import { tokenize } from '../../src/search/tokenize.ts';
 
 async function found(tools: readonly Tool[], query: string): Promise<string[]> {
