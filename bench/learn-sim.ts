@@ -106,25 +106,35 @@ export const SET_WEIGHTS: readonly number[] = [0, 8, 32, 128];
 /** The powers of the sets' reliability it chooses from, with each sets' weight (TRIAL_SET_POWERS='[2,4,8]' to try more). */
 export const SET_POWERS: readonly number[] = JSON.parse(process.env.TRIAL_SET_POWERS ?? '[2]');
 
-/** The weights of the memory's and the tool sets' votes one run of the test split uses. */
+/** The trained model's weights it chooses from, beside each memory and sets' weight a fold may choose (0: off). */
+export const MODEL_WEIGHTS: readonly number[] = [0, 32, 128, 512];
+
+/** The weights of the memory's, the tool sets' and the trained model's votes one run of the test split uses. */
 export interface Weights {
   readonly memoryWeight: number;
   readonly setWeight: number;
+  readonly modelWeight: number;
   /** The power of the sets' reliability (`SET_VOTE.calibrate`); the shipped one when not given. */
   readonly setPower?: number;
 }
-/** Every pair the fit chooses from, the table alone first (ties go to the earlier pair). */
+/**
+ * Every choice the fit makes from, the table alone first (ties go to the earlier): the memory's and the sets' weights
+ * with the model off, then the model's weights beside every pair a fold can choose.
+ */
 export const WEIGHT_GRID: readonly Weights[] = MEMORY_WEIGHTS.flatMap((memoryWeight) =>
   // The sets beside the memory weights a fold can choose (2 is never chosen: it saves a quarter of the runs).
   (memoryWeight <= 2 ? [0] : SET_WEIGHTS).flatMap((setWeight) =>
-    setWeight === 0 || SET_POWERS.length === 1
-      ? [{ memoryWeight, setWeight }]
-      : SET_POWERS.map((setPower) => ({ memoryWeight, setWeight, setPower })),
+    (setWeight === 0 || SET_POWERS.length === 1
+      ? [{ memoryWeight, setWeight, modelWeight: 0 } as Weights]
+      : SET_POWERS.map((setPower): Weights => ({ memoryWeight, setWeight, modelWeight: 0, setPower }))
+    ).flatMap((w) =>
+      memoryWeight <= 2 || w.setPower !== undefined ? [w] : MODEL_WEIGHTS.map((modelWeight) => ({ ...w, modelWeight })),
+    ),
   ),
 );
-/** A pair's key in a run's scores, as the tables print it. */
-export const weightKey = ({ memoryWeight, setWeight, setPower }: Weights): string =>
-  `m ${memoryWeight}, s ${setWeight}${setPower === undefined ? '' : ` p ${setPower}`}`;
+/** A choice's key in a run's scores, as the tables print it (the model's weight only when it is on). */
+export const weightKey = ({ memoryWeight, setWeight, modelWeight, setPower }: Weights): string =>
+  `m ${memoryWeight}, s ${setWeight}${setPower === undefined ? '' : ` p ${setPower}`}${modelWeight > 0 ? `, t ${modelWeight}` : ''}`;
 
 /**
  * Runs one set: its queries shuffled by a fixed seed, the last fifth kept for the test; sessions are fed in order
@@ -156,6 +166,10 @@ export async function runSet(
       const shipped = SET_VOTE.calibrate;
       Object.assign(SET_VOTE, { calibrate: setPower ?? shipped });
       const layer = createToolSearch({ ...options, store, learn: { scope: name, ...w } });
+      // The model of the memory this layer reads trained before it is tested (a layer trains it in the background
+      // from its first search on).
+      await layer.search({ sessionId: 'warm', tools }, { query: (test[0] as BenchQuery).query });
+      await layer.flush();
       on.set(
         weightKey(setPower === undefined ? w : { ...w, setPower }),
         await recall(layer, tools, test, `w${w.memoryWeight}-${w.setWeight}`),
@@ -168,8 +182,9 @@ export async function runSet(
 }
 
 /**
- * Each set's held-out gain, its weights fitted on the other sets (mean gain, less twice any loss past 0.5 points) in two
- * stages: the memory's weight with the tool sets off, as before they existed, then the sets' weight beside it.
+ * Each set's held-out gain, its weights fitted on the other sets (mean gain, less twice any loss past 0.5 points) in
+ * three stages: the memory's weight with the tool sets off, as before they existed, then the sets' weight beside it,
+ * then the trained model's beside those (when the runs have it).
  */
 export function leaveOneSetOut(
   runs: readonly SetRun[],
@@ -188,9 +203,13 @@ export function leaveOneSetOut(
         keys.filter((key) => key.endsWith(', s 0')),
       ).split(/[ ,]+/)[1],
     );
+    const pair = best(
+      others,
+      keys.filter((key) => key.startsWith(`m ${memoryWeight},`) && !key.includes(', t ')),
+    );
     const weight = best(
       others,
-      keys.filter((key) => key.startsWith(`m ${memoryWeight},`)),
+      keys.filter((key) => key === pair || key.startsWith(`${pair}, t `)),
     );
     return {
       name: run.name,

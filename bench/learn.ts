@@ -3,12 +3,13 @@
 // costs prepare and search at 4,076 tools, learn on and fed against off, interleaved in one run.
 import type { Message, Tool } from '../src/base/types.ts';
 import { createMemoryStore, createToolSearch, type ToolSearch } from '../src/index.ts';
-import { MEMORY_WEIGHT, SET_WEIGHT } from '../src/learn/options.ts';
+import { MEMORY_WEIGHT, MODEL_WEIGHT, SET_WEIGHT } from '../src/learn/options.ts';
 import { type BenchQuery, labelledSets, loadSet } from './data.ts';
 import {
   FRACTIONS,
   leaveOneSetOut,
   MEMORY_WEIGHTS,
+  MODEL_WEIGHTS,
   runSet,
   type Scores,
   SET_WEIGHTS,
@@ -336,9 +337,10 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
   ]);
   const points = quick ? [500, 2000] : [500, 2000, 8000];
   const columns: Weights[] = [
-    { memoryWeight: 0, setWeight: 0 },
-    { memoryWeight: MEMORY_WEIGHT, setWeight: 0 },
-    { memoryWeight: MEMORY_WEIGHT, setWeight: SET_WEIGHT },
+    { memoryWeight: 0, setWeight: 0, modelWeight: 0 },
+    { memoryWeight: MEMORY_WEIGHT, setWeight: 0, modelWeight: 0 },
+    { memoryWeight: MEMORY_WEIGHT, setWeight: SET_WEIGHT, modelWeight: 0 },
+    { memoryWeight: MEMORY_WEIGHT, setWeight: SET_WEIGHT, modelWeight: MODEL_WEIGHT },
   ];
   const curve = await runSet('metatool', points, columns);
   const pct = (x: number) => (x * 100).toFixed(1);
@@ -356,7 +358,7 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
       rows,
       notes: [
         'Each set’s queries (all of them) shuffled by a fixed seed; the last fifth is the test, searched in fresh sessions; sessions from the rest search and call the needed tools through prepare, fed cumulatively up to a quarter, a half and 80% of the set. C@5: the share of requests with every needed tool in the top 5.',
-        `The memory weight (m) of each held-out set is the one that did best on the other sets with the tool sets off (grid ${MEMORY_WEIGHTS.join(', ')}), then the tool sets’ weight (s) the one that did best beside it (grid ${SET_WEIGHTS.join(', ')}; bench/TUNING.md); the table’s weight stays at its default, 12. Shipped: m ${MEMORY_WEIGHT}, s ${SET_WEIGHT}.`,
+        `The memory weight (m) of each held-out set is the one that did best on the other sets with the tool sets off (grid ${MEMORY_WEIGHTS.join(', ')}), then the tool sets’ weight (s) the one that did best beside it (grid ${SET_WEIGHTS.join(', ')}), then the trained model’s weight (t) beside those (grid ${MODEL_WEIGHTS.join(', ')}; bench/TUNING.md); the table’s weight stays at its default, 12. Shipped: m ${MEMORY_WEIGHT}, s ${SET_WEIGHT}, t ${MODEL_WEIGHT}.`,
       ],
     },
     {
@@ -367,6 +369,7 @@ export async function learnSection(quick: boolean): Promise<Table[]> {
         'table only (memoryWeight 0, setWeight 0)',
         `table and memory (memoryWeight ${MEMORY_WEIGHT}, setWeight 0)`,
         `table, memory and tool sets (setWeight ${SET_WEIGHT})`,
+        `all four: the trained model too (modelWeight ${MODEL_WEIGHT})`,
       ],
       rows: curve.map((run) => [
         `${run.fed}`,

@@ -124,9 +124,10 @@ export function loadToolLens(dir: string): { tools: Tool[]; train: BenchQuery[];
 
 /** The columns of the curve: learn options per column, the defaults last. */
 export const COLUMNS: Readonly<Record<string, object>> = {
-  'table only': { memoryWeight: 0, setWeight: 0 },
-  'table and memory': { setWeight: 0 },
-  'table, memory and sets (the defaults)': {},
+  'table only': { memoryWeight: 0, setWeight: 0, modelWeight: 0 },
+  'table and memory': { setWeight: 0, modelWeight: 0 },
+  'table, memory and sets': { modelWeight: 0 },
+  'all four: the trained model too (the defaults)': {},
 };
 
 /** Off, then on after each point of the curve (cumulatively fed), per column. */
@@ -152,6 +153,10 @@ export async function runToolLens(
     const on = new Map<string, Scores>();
     for (const [name, learn] of Object.entries(columns)) {
       const layer = createToolSearch({ ...options, store, learn: { scope: 'toollens', ...extra, ...learn } });
+      // The model of the memory this layer reads trained before it is tested (a layer trains it in the background
+      // from its first search on).
+      await layer.search({ sessionId: 'warm', tools }, { query: (test[0] as BenchQuery).query });
+      await layer.flush();
       on.set(name, await recall(layer, tools, test, name));
     }
     for (const { learn, set, ...trial } of JSON.parse(process.env.VOTES ?? '[]') as {

@@ -57,11 +57,13 @@ export function createCreditWriter(
    * whose searches read the memory; a failure is left to the next search, which reads again and warns.
    */
   async function warm(): Promise<void> {
-    const { memoryWeight, setWeight } = options;
-    if (memoryWeight === 0 && setWeight === 0) return;
+    const { memoryWeight, setWeight, modelWeight } = options;
+    if (memoryWeight === 0 && setWeight === 0 && modelWeight === 0) return;
     try {
       const index = await memory.index(() => {});
       index.warm(memoryWeight > 0 ? VOTE : undefined, setWeight > 0 ? SET_VOTE : undefined);
+      // The model trains in slices after this write, not in it: only flush() waits for it (learner.ts).
+      if (modelWeight > 0) index.kick();
     } catch {
       // The next search reads the index again, and warns.
     }

@@ -5,6 +5,7 @@ import type { Catalogue } from '../core/catalogue.ts';
 import { PARAMS } from '../search/build.ts';
 import type { RankResult } from '../search/index.ts';
 import { type MemoryIndex, VOTE } from './memory.ts';
+import { MODEL_VOTE } from './memory-model.ts';
 import type { ResolvedLearn } from './options.ts';
 import type { Query, QueryTerms } from './query-terms.ts';
 import type { RequestMemory } from './requests.ts';
@@ -92,17 +93,26 @@ export function createLearnedRank(
 
   /** Every tool's learned value: the table's credit and the votes of the similar requests and of the nearest sets. */
   function learnedValues(catalogue: Catalogue, read: Query, heard: Heard, into: LearnedValues): void {
-    const { weight, memoryWeight, setWeight } = options;
+    const { weight, memoryWeight, setWeight, modelWeight } = options;
     if (heard.table) addLearnedScores(heard.table, weight, into);
     const { index } = heard;
     if (!index || index.size === 0) return;
-    const { hashes } = read;
-    if (memoryWeight > 0) {
+    const hashes = read.memoryHashes;
+    // The model first decides whether it speaks at all: as loud as its record on requests it was never trained on
+    // (it trains in the background), and only where the memory holds requests near this one, as the memory's vote
+    // itself (a request unlike any remembered gets a confident guess from a softmax, and the keywords know better).
+    const { model } = index;
+    if (modelWeight > 0) index.kick();
+    const said = modelWeight > 0 ? modelWeight * model.reliability() ** MODEL_VOTE.calibrate : 0;
+    const speaks = said >= MODEL_VOTE.least;
+    let near = false;
+    if (memoryWeight > 0 || speaks) {
       const { tools, votes, count } = index.vote(hashes, VOTE);
+      near = count > 0;
       // The memory's tools by number: its vote maps no name.
-      const idOf = count > 0 ? index.idsIn(catalogue.byName) : undefined;
-      for (let i = 0; i < count; i++) {
-        const id = idOf?.[tools[i] as number] as number;
+      const idOf = count > 0 && memoryWeight > 0 ? index.idsIn(catalogue.byName) : undefined;
+      for (let i = 0; idOf && i < count; i++) {
+        const id = idOf[tools[i] as number] as number;
         if (id >= 0) addTo(into, id, memoryWeight * (votes[i] as number));
       }
     }
@@ -112,6 +122,10 @@ export function createLearnedRank(
     if (sets && loud > 0) {
       const { ids: voted, votes } = sets.vote(hashes, SET_VOTE, catalogue.byName);
       for (let i = 0; i < voted.length; i++) addTo(into, voted[i] as number, loud * (votes[i] as number));
+    }
+    if (speaks && near) {
+      const { ids: voted, votes } = model.vote(hashes, MODEL_VOTE.top, catalogue.tools.length, catalogue.byName);
+      for (let i = 0; i < voted.length; i++) addTo(into, voted[i] as number, said * (votes[i] as number));
     }
   }
 
@@ -168,8 +182,8 @@ export function createLearnedRank(
   }
 
   return function rank(catalogue, visible, query, take, base, warn, members) {
-    const { weight, memoryWeight, setWeight } = options;
-    const hears = (memoryWeight > 0 || setWeight > 0) && options.memoryBytes > 0;
+    const { weight, memoryWeight, setWeight, modelWeight } = options;
+    const hears = (memoryWeight > 0 || setWeight > 0 || modelWeight > 0) && options.memoryBytes > 0;
     if (weight === 0 && !hears) return base(take);
     const read = queries.of(query);
     // Most searches find every value they read in memory, and then wait for nothing.

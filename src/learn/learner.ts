@@ -169,7 +169,12 @@ export function createLearner(
       shared.clearMemory();
     },
 
-    flush: writer.flush,
+    async flush() {
+      await writer.flush();
+      // And the model of the memory this layer searches, if it is due to train (a layer that only reads a store
+      // trains it in the background from its first search on).
+      if (options.modelWeight > 0) await requests.held()?.train();
+    },
     drop: writer.drop,
   };
 }

@@ -5,6 +5,7 @@
 import { grown } from './grown.ts';
 import { type MemoryEntries, queryNumbers, setBit } from './memory-entries.ts';
 import { createLayout, type Layout, layOut, lengthFactor } from './memory-layout.ts';
+import { isStopwordHash } from './term-hash.ts';
 
 /**
  * Past requests a search scores at most: its rarer terms find them, every other term adds to those found. 128 scored
@@ -30,6 +31,8 @@ export interface Similar {
 interface Plan {
   at: number;
   count: number;
+  /** The terms that find candidates, the first: a stopword (after them) only adds to what a term found. */
+  finders: number;
   terms: Int32Array;
   w: Float64Array;
   most: number;
@@ -39,6 +42,7 @@ interface Plan {
 const planFor = (size: number): Plan => ({
   at: 0,
   count: 0,
+  finders: 0,
   terms: new Int32Array(3 * size),
   w: new Float64Array(size),
   most: 0,
@@ -112,15 +116,20 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     }
     if (order.length < terms.length) [order, termAt] = [new Float64Array(terms.length), new Int32Array(terms.length)];
     // The terms' numbers first (the sets' vote reads them too), then their counts: each lookup waits on no other's.
-    const { numbers, count: distinct } = queryNumbers(s, terms);
+    const { numbers, hashes, count: distinct } = queryNumbers(s, terms);
     let q = 0;
+    let finders = 0;
+    // Past every term's order: the stopwords sort after the terms (a request found by "for" alone is no neighbour).
+    const after = (live + 1) * terms.length;
     for (let j = 0; j < distinct; j++) {
       const t = numbers[j] as number;
       // The term's live requests, as its region holds them (the entries' count, without a read of its own).
       const n = 2 * t < bounds.length ? (bounds[2 * t + 1] as number) - (bounds[2 * t] as number) : 0;
       if (n === 0) continue;
+      const stop = isStopwordHash(hashes[j] as number);
+      if (!stop) finders++;
       // df and place in one exact number, so a plain numeric sort orders them (below 2^53 for any memory).
-      order[q] = n * terms.length + q;
+      order[q] = (stop ? after : 0) + n * terms.length + q;
       termAt[q++] = t;
     }
     // A query has a few dozen terms: insertion sorts them faster than a call to sort.
@@ -141,7 +150,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     const m = terms.length;
     let most = 0;
     for (let j = 0; j < q; j++) {
-      const key = order[j] as number;
+      const key = (order[j] as number) % after;
       const at = key % m;
       const n = (key - at) / m;
       const w = Math.log(1 + (live - n + 0.5) / (n + 0.5));
@@ -154,6 +163,7 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     }
     plan.at = s.loads;
     plan.count = q;
+    plan.finders = finders;
     plan.most = most;
     return plan;
   }
@@ -195,13 +205,15 @@ export function createSimilar(s: MemoryEntries): (terms: readonly number[], skip
     let first = 0;
     for (let j = 0; j < plan.count; j++) first |= ids[read[3 * j + 1] as number] as number;
     score[0] = first;
-    // The rarer terms find the candidates; once there are enough, a common term only adds to those already found.
+    // The rarer terms find the candidates; once there are enough, a common term only adds to those already found, as
+    // a stopword always does.
     let count = 0;
+    const { finders } = plan;
     for (let j = 0; j < plan.count; j++) {
       const w = plan.w[j] as number;
       const from = read[3 * j + 1] as number;
       const to = read[3 * j + 2] as number;
-      if (count < CANDIDATES)
+      if (j < finders && count < CANDIDATES)
         for (let i = from; i < to; i++) {
           const id = ids[i] as number;
           // Without a branch (about two in three ids are new, in no pattern a branch predicts): an id is written at

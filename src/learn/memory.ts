@@ -3,15 +3,12 @@
 // lets them vote for their tools, but only when they are similar enough to agree on something.
 import { fnv1a } from '../search/fnv.ts';
 import { createEntries, extendPage, loadPage, type MemoryEntries, retainPages } from './memory-entries.ts';
-import { type Remembered, TERM_MASK } from './memory-pages.ts';
+import { createModel, type MemoryModel } from './memory-model.ts';
+import type { Remembered } from './memory-pages.ts';
 import { createVote, type VoteSettings, type Votes } from './memory-vote.ts';
 import { createSetIndex, type SetIndex, type SetVoteSettings } from './set-vote.ts';
 
-/**
- * A query term as the memory keeps it: hashed, so no stored value holds a word of a user's request; 30 bits, five
- * characters in a page (the table's shards, picked by the hash's low bits, are the same as with all 32).
- */
-export const termHash = (term: string): number => fnv1a(term) & TERM_MASK;
+export { termHash } from './term-hash.ts';
 
 /** A session as the memory keeps it: hashed, enough to tell sessions apart and never to name one. */
 export const sessionHash = (sessionId: string): number => fnv1a(`\u0000${sessionId}`);
@@ -39,6 +36,15 @@ export interface MemoryIndex {
   idsIn(byName: ReadonlyMap<string, number>): Int32Array;
   /** The same requests grouped by the whole set of tools each used, loaded and forgotten with them (when asked for). */
   readonly sets: SetIndex | undefined;
+  /** A model trained on the same requests (memory-model.ts): it votes once it first trained. */
+  readonly model: MemoryModel;
+  /**
+   * Trains the model in the background, in slices of a macrotask each, if it is due (the memory changed enough since
+   * it last trained, or an epoch is under way); settles once it is caught up (at once when it is).
+   */
+  train(): Promise<void>;
+  /** Starts training in the background if it is due and no chain of slices is under way (or one stopped: ALIVE_MS). */
+  kick(): void;
   /** Remembered requests, each counted once however often it grew. */
   readonly size: number;
   /** The terms its remembered requests hold, summed: what the index's size in memory grows with (about 150 bytes each). */
@@ -71,11 +77,49 @@ function createToolIds(s: MemoryEntries): (byName: ReadonlyMap<string, number>) 
   };
 }
 
+/**
+ * Pair updates a slice of training takes (about 3 ms here): a slice is a macrotask, so a server's requests and a
+ * page's events run between slices (a Worker's clock stands still while it runs, so the budget is not in time).
+ */
+const SLICE = 1_000_000;
+
+/** How long after a chain's last sign of life a kick still trusts it to go on (a slice takes a few milliseconds). */
+const ALIVE_MS = 1000;
+
 /** Creates an empty memory index; with `sets`, its requests are grouped by tool set as they load. */
 export function createMemoryIndex(sets = true): MemoryIndex {
   const entries = createEntries();
   const { vote, warm } = createVote(entries);
   const bySet = sets ? createSetIndex(entries) : undefined;
+  const model = createModel(entries);
+  // Chains of slices under way, and when one last started or ran a slice: a chain started in a Worker's request
+  // stops when that request ends (and never settles), so a kick long after the last sign of one starts another.
+  let running = 0;
+  let beat = 0;
+  /** A chain of slices, a macrotask each, until the model is caught up (whichever chains ran them); settles then. */
+  const chain = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      running++;
+      beat = Date.now();
+      const slice = () => {
+        let more = false;
+        try {
+          more = model.train(SLICE);
+          beat = Date.now();
+        } finally {
+          if (more) setTimeout(slice, 0);
+          else {
+            running--;
+            resolve();
+          }
+        }
+      };
+      setTimeout(slice, 0);
+    });
+  const train = (): Promise<void> => (model.due() ? chain() : Promise.resolve());
+  function kick(): void {
+    if (model.due() && !(running > 0 && Date.now() - beat < ALIVE_MS)) void chain();
+  }
   return {
     load: (n, loaded) => loadPage(entries, n, loaded),
     extend: (n, added) => extendPage(entries, n, added),
@@ -87,6 +131,9 @@ export function createMemoryIndex(sets = true): MemoryIndex {
     },
     idsIn: createToolIds(entries),
     sets: bySet,
+    model,
+    train,
+    kick,
     get size() {
       return entries.entries.length - entries.dead;
     },

@@ -21,6 +21,8 @@ export interface LearnOptions {
   readonly memoryWeight?: number;
   /** How much the vote of the tool sets the request most resembles (every tool of each, together) weighs against the keyword rank; the sets are the memory's requests grouped by the tools each used, scaled by how often they were right, and 0 turns them off. Default 32, chosen under leave-one-set-out (docs/ranking.md). */
   readonly setWeight?: number;
+  /** How much the vote of a model trained on the memory's requests (a softmax over their tools, by their words, trained in the background) weighs against the keyword rank, scaled by how often it names what requests it never trained on used; 0 turns it off. Default 128, chosen under leave-one-set-out (docs/ranking.md). */
+  readonly modelWeight?: number;
 }
 
 /** The learn option with its defaults applied. */
@@ -33,10 +35,14 @@ export interface ResolvedLearn {
   readonly memoryBytes: number;
   readonly memoryWeight: number;
   readonly setWeight: number;
+  readonly modelWeight: number;
 }
 
 /** The memory's default weight, chosen under leave-one-set-out (docs/ranking.md). */
 export const MEMORY_WEIGHT = 32;
+
+/** The trained model's default weight, chosen under leave-one-set-out (bench/TUNING.md). */
+export const MODEL_WEIGHT = 128;
 
 /** The tool sets' default weight, chosen under leave-one-set-out (docs/ranking.md). */
 export const SET_WEIGHT = 32;
@@ -66,6 +72,10 @@ const settings = v.strictObject(
     setWeight: v.optional(
       v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
       SET_WEIGHT,
+    ),
+    modelWeight: v.optional(
+      v.pipe(v.number('must be a number'), v.finite('must be finite'), v.minValue(0, 'must be 0 or more')),
+      MODEL_WEIGHT,
     ),
   },
   'is not a learn option',

@@ -3,8 +3,8 @@
 // vote and the sets'.
 
 import { fnv1a } from '../search/fnv.ts';
-import { queryTerms } from '../search/rank.ts';
-import { termHash } from './memory.ts';
+import { queryTermsAndStopwords } from '../search/rank.ts';
+import { stopwordHash, termHash } from './term-hash.ts';
 
 /** Queries kept tokenized, at most (at least half as many): every round re-sends the history's searches. */
 const QUERIES_KEPT = 2000;
@@ -25,6 +25,12 @@ export interface Query {
   readonly hashes: readonly number[];
   /** Per term, whether this is its first place in the query (a term that recurs counts once). */
   readonly first: readonly boolean[];
+  /**
+   * What the memory keeps and matches of the query: the terms' hashes, then those of the stopwords the ranker dropped
+   * (each as `~word`), each once. Requests written from one template differ by little more than "for my" or "and",
+   * which tell apart which tools they led to (bench/TUNING.md); the table and the keyword ranking never see them.
+   */
+  readonly memoryHashes: readonly number[];
 }
 
 /** A learner's tokenized queries. */
@@ -93,7 +99,7 @@ export function createQueryTerms(): QueryTerms {
   // By place, the slot its term took (-1 for a repeat).
   let used = new Int32Array(32);
   function read(query: string): Query {
-    const terms = queryTerms(query);
+    const { terms, stops } = queryTermsAndStopwords(query);
     const n = terms.length;
     const hashes = new Array<number>(n);
     const first = new Array<boolean>(n);
@@ -119,7 +125,9 @@ export function createQueryTerms(): QueryTerms {
       } else used[k] = -1;
     }
     for (let k = 0; k < n; k++) if ((used[k] as number) >= 0) table[used[k] as number] = 0;
-    return { terms, hashes, first };
+    const memoryHashes = stops.length === 0 ? hashes : [...hashes];
+    for (const word of stops) memoryHashes.push(stopwordHash(word));
+    return { terms, hashes, first, memoryHashes };
   }
   return {
     of(query) {

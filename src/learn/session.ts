@@ -372,7 +372,7 @@ function unitsByTurn(units: readonly LearnUnit[]): Map<number, LearnUnit[]> {
 
 /**
  * A session's request for the memory: one user turn's search terms (hashed) and the tools they led to, both sorted;
- * undefined for a turn whose searches hold no term. A request is given again only when it grew since the record last
+ * undefined for a turn whose searches hold no term (stopwords alone are none). A request is given again only when it grew since the record last
  * saw it (its newer version replaces the older when read), so a history read once or at every prefix ends with the
  * same remembered requests.
  */
@@ -384,16 +384,21 @@ function requestOf(
 ): Remembered | undefined {
   const terms = new Set<number>();
   const tools = new Set<string>();
+  // Whether a search held a term: stopwords alone ("what can you do") are no request to remember.
+  let held = false;
   for (const unit of units) {
     // Both full, later searches add nothing: a long agent loop within one turn reads only its first few.
     if (terms.size >= MAX_TERMS && tools.size >= MAX_TOOLS) break;
-    // Hashed once per query while the learner keeps it tokenized (the table's writes use the same hashes).
-    for (const hash of queries.of(unit.query).hashes) {
+    // Hashed once per query while the learner keeps it tokenized (the table's writes use the same hashes); the
+    // stopwords' hashes come after the terms', so a long request keeps its terms first.
+    const query = queries.of(unit.query);
+    if (query.hashes.length > 0) held = true;
+    for (const hash of query.memoryHashes) {
       if (terms.size >= MAX_TERMS) break;
       terms.add(hash);
     }
     for (const tool of unit.tools) if (tools.size < MAX_TOOLS) tools.add(tool);
   }
-  if (terms.size === 0) return undefined;
+  if (!held) return undefined;
   return { session, turn, terms: [...terms].sort((a, b) => a - b), tools: [...tools].sort() };
 }

@@ -7,6 +7,7 @@ import { changedEnough, type Entry, type MemoryEntries, queryNumbers } from './m
 import { sampleRank } from './memory-vote.ts';
 import { bringPairs, lengthBounds, lengthStands, normOf } from './set-lengths.ts';
 import { createSetProfiles, profileHooks, type SetProfile, type SetProfiles, withoutSession } from './set-profiles.ts';
+import { isStopwordHash } from './term-hash.ts';
 
 /** How the sets' vote is gated. */
 export interface SetVoteSettings {
@@ -72,6 +73,7 @@ let dots = new Float64Array(SPREAD);
 const newTermScratch = (size: number) => ({
   keys: new Float64Array(size),
   query: new Int32Array(size),
+  stops: new Uint8Array(size),
 });
 let termScratch = newTermScratch(64);
 let found = new Int32Array(0);
@@ -95,7 +97,7 @@ export function nearestSets(
   if (slots.length < p.byId.length)
     [slots, dots] = [new Int32Array(p.byId.length * 2), new Float64Array(p.byId.length * 2 + SPREAD)];
   // Held in constants: the loops below call out (normOf), after which a module variable would be read again.
-  const { keys, query } = termScratch;
+  const { keys, query, stops } = termScratch;
   const sets = found;
   const slot = slots;
   const dot = dots;
@@ -115,9 +117,11 @@ export function nearestSets(
     for (; i > 0 && (keys[i - 1] as number) > key; i--) {
       keys[i] = keys[i - 1] as number;
       query[i] = query[i - 1] as number;
+      stops[i] = stops[i - 1] as number;
     }
     keys[i] = key;
     query[i] = t;
+    stops[i] = isStopwordHash(hashes[k] as number) ? 1 : 0;
   }
   // Per set found, the dot product so far times the set's size (zeroed after use): the size divides each set's sum
   // once, not each of its postings.
@@ -135,8 +139,9 @@ export function nearestSets(
     const weight = idf * idf;
     norm += weight;
     const end = ends[t] as number;
-    // Over the set's sessions now: taking a session out to judge the sets changes it.
-    if (n < CANDIDATES)
+    // Over the set's sessions now: taking a session out to judge the sets changes it. A stopword finds no set: it
+    // only adds to those a term found.
+    if (n < CANDIDATES && stops[o] === 0)
       for (let i = 2 * (begin[t] as number); i < 2 * end; i += 2) {
         const held = cells[i + 1] as number;
         // A set whose session is taken out to judge the sets may hold the term no more.

@@ -257,20 +257,34 @@ let powersOf = Number.NaN;
 export const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
 /**
- * The last query tokenized and its terms: a search with learning tokenizes its query for the learner, and the ranking
- * then asks for the same query's terms (tokenizing a long request costs about as much as the learner's whole vote).
+ * The last query tokenized, its terms and (when asked for) the stopwords it dropped: a search with learning tokenizes
+ * its query for the learner, and the ranking then asks for the same query's terms (tokenizing a long request costs
+ * about as much as the learner's whole vote).
  */
-let last: { query: string; terms: readonly string[] } | undefined;
+let last: { query: string; terms: readonly string[]; stops: readonly string[] | undefined } | undefined;
 
-/** The query's terms in order, without the joined forms of its camel-case words (the same array for the same query asked again at once: never changed). */
-export function queryTerms(query: string): readonly string[] {
-  if (last?.query === query) return last.terms;
+/** The query tokenized: the last one again, or this one (with its stopwords if `stops`), kept as the last. */
+function readQuery(query: string, stops: boolean): { terms: readonly string[]; stops: readonly string[] | undefined } {
+  if (last?.query === query && (last.stops || !stops)) return last;
   const joined: number[] = [];
-  const all = tokenize(query, [], joined);
+  const dropped: string[] | undefined = stops ? [] : undefined;
+  const all = tokenize(query, [], joined, dropped);
   const skip = joined.length === 0 ? undefined : new Set(joined);
   const terms = skip ? all.filter((_, i) => !skip.has(i)) : all;
-  last = { query, terms };
-  return terms;
+  last = { query, terms, stops: dropped };
+  return last;
+}
+
+/** The query's terms in order, without the joined forms of its camel-case words (the same array for the same query asked again at once: never changed). */
+export const queryTerms = (query: string): readonly string[] => readQuery(query, false).terms;
+
+/**
+ * The query's terms (as `queryTerms`) and the stopwords they left out, lower-cased, each once, in order (never
+ * changed): a learner's read, after which the ranking's `queryTerms` of the same query tokenizes nothing.
+ */
+export function queryTermsAndStopwords(query: string): { terms: readonly string[]; stops: readonly string[] } {
+  const read = readQuery(query, true);
+  return { terms: read.terms, stops: read.stops ?? [] };
 }
 
 /** How many tools hold term t. */

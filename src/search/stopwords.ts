@@ -10,8 +10,11 @@ const WORDS =
 
 let set: Set<string> | undefined;
 
-/** Whether a lower-cased word is a stopword (English or Chinese). */
-export function isStopword(word: string): boolean {
+/** Every stopword (English and Chinese). */
+export function stopwords(): ReadonlySet<string> {
   set ??= new Set(WORDS.split(' '));
-  return set.has(word);
+  return set;
 }
+
+/** Whether a lower-cased word is a stopword (English or Chinese). */
+export const isStopword = (word: string): boolean => stopwords().has(word);

@@ -10,6 +10,13 @@ const BRAND =
 
 let segmenter: Intl.Segmenter | null | undefined;
 let stems: Map<string, string> | undefined;
+/** Where the tokenizing under way lists the stopwords it drops, each once (tokenize's `stops`); undefined: nowhere. */
+let dropped: string[] | undefined;
+
+/** Lists a dropped word if it is a stopword (and the tokenizing under way asked for them). */
+function drop(w: string): void {
+  if (dropped !== undefined && isStopword(w) && !dropped.includes(w)) dropped.push(w);
+}
 
 /** Chooses the CJK word segmenter, null for the bigram fallback (runtimes without Intl.Segmenter); for tests. */
 export function useSegmenter(s: Intl.Segmenter | null): void {
@@ -22,9 +29,14 @@ function segment(run: string, out: string[]): void {
     segmenter =
       typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter('zh', { granularity: 'word' }) : null;
   if (segmenter) {
-    for (const s of segmenter.segment(run)) if (s.isWordLike && !isStopword(s.segment)) out.push(s.segment);
+    for (const s of segmenter.segment(run))
+      if (s.isWordLike) {
+        if (!isStopword(s.segment)) out.push(s.segment);
+        else drop(s.segment);
+      }
   } else if (run.length < 3) {
     if (!isStopword(run)) out.push(run);
+    else drop(run);
   } else {
     for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
   }
@@ -50,6 +62,7 @@ function stemOf(w: string): string {
 /** Adds a lower-cased Latin word as its stem, unless it is a stopword or a single letter. */
 function add(w: string, out: string[]): void {
   if (w.length > 1 && !isStopword(w)) out.push(stemOf(w));
+  else drop(w);
 }
 
 /**
@@ -107,9 +120,20 @@ function addAscii(text: string, begin: number, end: number, out: string[], joine
 /**
  * Turns text into search terms: identifiers split, lower-cased, stopwords and one-letter words dropped, stemmed, CJK
  * segmented. `joined` receives the positions in `out` of the joined forms of camel-case words, which the index keeps
- * out of field lengths and prefix matching (they only repeat their parts).
+ * out of field lengths and prefix matching (they only repeat their parts). `stops`, when given, receives the stopwords
+ * dropped, lower-cased, each once (the learner's memory reads them: learn/query-terms.ts).
  */
-export function tokenize(text: string, out: string[] = [], joined?: number[]): string[] {
+export function tokenize(text: string, out: string[] = [], joined?: number[], stops?: string[]): string[] {
+  if (stops === undefined) return tokenized(text, out, joined);
+  dropped = stops;
+  try {
+    return tokenized(text, out, joined);
+  } finally {
+    dropped = undefined;
+  }
+}
+
+function tokenized(text: string, out: string[], joined: number[] | undefined): string[] {
   word ??= new RegExp(`[${CJK}]+|[^\\s\\p{P}\\p{S}${CJK}]+`, 'gu');
   // The Unicode patterns below cost most of a build: printable ASCII without brand-like tokens is read by hand.
   if (!/[^ -~]|[A-Za-z\d][&+#]/.test(text)) {

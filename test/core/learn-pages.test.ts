@@ -54,8 +54,9 @@ describe('learn: pages read again as they fill', () => {
   it('ranks as a layer that indexes every page again whole, as requests grow and pages close', async () => {
     // Two lanes of two 8 KB pages: pages close but none goes (each write picks its lane at random, so the two layers'
     // pages hold their requests in other places, and a page gone would be another request's in each). Every part of
-    // learning on at its default weight.
-    const learn = { memoryBytes: 32_000 };
+    // learning on at its default weight but the trained model, which trains in the background as macrotasks allow,
+    // not as pages are read (learn-model.test.ts).
+    const learn = { memoryBytes: 32_000, modelWeight: 0 };
     const grows = createToolSearch({ learn, store: createMemoryStore(), logger: quiet });
     const whole = createToolSearch({ learn, store: untagged(), logger: quiet });
     const random = seededRandom(11);

@@ -13,7 +13,7 @@ import { catalogue, names, ok } from './fixtures.ts';
 const tools = [...catalogue];
 const quiet = { warn() {} };
 // The table and the memory's nearest requests off: only the tool sets speak.
-const setsOnly = { weight: 0, memoryWeight: 0 };
+const setsOnly = { weight: 0, memoryWeight: 0, modelWeight: 0 };
 
 /** One request of a session: a search, then each tool called with a result. */
 function turn(query: string, called: readonly string[], prefix = 't'): Message[] {
@@ -227,18 +227,19 @@ describe('learn: tool sets used together', () => {
 });
 
 describe('learn: how loudly the memory and the sets speak', () => {
-  // Requests each of its own (two words no other request holds): neither the memory nor the sets name their tools
-  // (too many of them and a memory right for few of its requests says nothing at all).
+  // Requests each of its own (two words no other request holds, among stopwords as requests have them): neither the
+  // memory nor the sets name their tools (too many of them and a memory right for few of its requests says nothing at
+  // all).
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const unique = Array.from({ length: 10 }, (_, i) => {
     const [a, b] = [letters[i % 26], letters[Math.floor(i / 26)]];
-    return `${a}${b}zorbel ${b}${a}quaxt`;
+    return `the ${a}${b}zorbel for a ${b}${a}quaxt on it`;
   });
   const asked = 'plan a trip to lisbon on monday and translate';
   const twice = [trips[0], trips[0]] as string[];
 
   for (const [part, learn] of [
-    ['memory', { weight: 0, setWeight: 0 }],
+    ['memory', { weight: 0, setWeight: 0, modelWeight: 0 }],
     ['sets', setsOnly],
   ] as const)
     it(`${part}: judges itself again once many new sessions came, and then speaks louder`, async () => {
@@ -262,7 +263,11 @@ describe('learn: how loudly the memory and the sets speak', () => {
     });
 
   it('votes with a session committed after it last judged itself', async () => {
-    const layer = createToolSearch({ learn: { weight: 0, setWeight: 0 }, store: createMemoryStore(), logger: quiet });
+    const layer = createToolSearch({
+      learn: { weight: 0, setWeight: 0, modelWeight: 0 },
+      store: createMemoryStore(),
+      logger: quiet,
+    });
     await feed(layer, unique, ['read_file'], 'unique');
     await feed(layer, Array<string>(24).fill(trips[0] as string), together);
     expect((await top(layer, trips[0] as string)).slice(0, 2).sort()).toEqual(together);

@@ -82,7 +82,13 @@ describe("the table reader's held values", () => {
     const queries: Query[] = Array.from({ length: 15 }, (_, q) => {
       const ks = Array.from({ length: 10 }, (_, j) => (q * 10 + j) % terms.length);
       ks.push(ks[0] as number);
-      return { terms: ks.map((k) => terms[k] as string), hashes: ks.map(hashOf), first: ks.map((_, j) => j < 10) };
+      const hashes = ks.map(hashOf);
+      return {
+        terms: ks.map((k) => terms[k] as string),
+        hashes,
+        first: ks.map((_, j) => j < 10),
+        memoryHashes: hashes,
+      };
     });
     for (let pass = 0; pass < 3; pass++)
       for (const catalogue of catalogues)
@@ -99,7 +105,8 @@ describe("the table reader's held values", () => {
 describe("the table reader's views by catalogue", () => {
   const queryOf = (q: number): Query => {
     const ks = Array.from({ length: 10 }, (_, j) => (q * 10 + j) % terms.length);
-    return { terms: ks.map((k) => terms[k] as string), hashes: ks.map(hashOf), first: ks.map(() => true) };
+    const hashes = ks.map(hashOf);
+    return { terms: ks.map((k) => terms[k] as string), hashes, first: ks.map(() => true), memoryHashes: hashes };
   };
 
   it('hold each catalogue searched lately: searches in turn over them resolve no term again', () => {
@@ -192,7 +199,8 @@ describe("the table reader's values after changes", () => {
     const reader = createTableReader('reader-change-test', store.space);
     const queries: Query[] = Array.from({ length: 15 }, (_, q) => {
       const ks = Array.from({ length: 10 }, (_, j) => (q * 10 + j) % terms.length);
-      return { terms: ks.map((k) => terms[k] as string), hashes: ks.map(hashOf), first: ks.map(() => true) };
+      const hashes = ks.map(hashOf);
+      return { terms: ks.map((k) => terms[k] as string), hashes, first: ks.map(() => true), memoryHashes: hashes };
     });
     // Each check starts with the catalogue the last one ended with: a term's last resolution is then for it.
     let order = catalogues;

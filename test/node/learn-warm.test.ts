@@ -69,7 +69,7 @@ describe('a write of the memory', () => {
   });
 
   it('leaves the index alone for a layer whose searches do not read the memory', async () => {
-    const { memory, writer } = wired(createMemoryStore(), { memoryWeight: 0, setWeight: 0 });
+    const { memory, writer } = wired(createMemoryStore(), { memoryWeight: 0, setWeight: 0, modelWeight: 0 });
     await writer.enqueue(undefined, requestsOf(20), quiet, true);
     await writer.flush();
     expect(memory.held()).toBeUndefined();

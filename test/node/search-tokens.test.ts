@@ -2,6 +2,10 @@
 // layer's own search and through the tokeniser itself.
 import { describe, expect, it } from 'vitest';
 import { createToolSearch, type Tool } from '../../src/index.ts';
+import { queryTermsAndStopwords } from '../../src/search/rank.ts';
+
+const queryStopwords = (query: string) => queryTermsAndStopwords(query).stops;
+
 import { tokenize } from '../../src/search/tokenize.ts';
 
 async function found(tools: readonly Tool[], query: string): Promise<string[]> {
@@ -109,5 +113,21 @@ describe('host-supplied keywords', () => {
     );
     expect('tools' in before && before.tools.length).toBe(0);
     expect('tools' in after && after.tools.map((t) => t.name)).toEqual(['a']);
+  });
+});
+
+describe('the stopwords the tokenizer drops, for the learner', () => {
+  it('lists each once, lower-cased, in order, in Latin and Chinese text, and nothing the terms hold', () => {
+    expect(queryStopwords("What's the weather for my trip, and for MY team?")).toEqual([
+      'what',
+      'the',
+      'for',
+      'my',
+      'and',
+    ]);
+    expect(queryStopwords('请帮我查一下北京的天气')).toEqual(expect.arrayContaining(['的']));
+    const text = 'book a flight for me to Oslo';
+    for (const word of queryStopwords(text)) expect(tokenize(text)).not.toContain(word);
+    expect(queryStopwords('weather forecast')).toEqual([]);
   });
 });
