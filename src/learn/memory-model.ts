@@ -56,6 +56,8 @@ const RATE = 2;
  * such a model trains again only once the memory changed by as many requests as it holds, not by a sixteenth.
  */
 const QUIET = 0.3;
+/** What a term looked up in the model's numbers counts for in a slice's budget, against one pair read or updated. */
+const LOOKUP = 32;
 /** Fewest requests the model trains on: below, it stays silent. */
 const LEAST = 32;
 
@@ -86,6 +88,16 @@ export function createModel(s: MemoryEntries): MemoryModel {
   // The epoch under way: its examples in a shuffled order, and how far it went.
   let examples: Example[] = [];
   let next = 0;
+  // The requests the epoch under way trains on, and how many of them are made examples yet (made in slices too: a
+  // cold memory's first epoch makes thousands of pairs).
+  let pending: Entry[] = [];
+  // The memory's changes when the epoch's requests were listed.
+  let begun = -1;
+  let counted = 0;
+  let df = new Int32Array(64);
+  let made = 0;
+  // Each request's terms by the model's numbers, made once.
+  const numbered = new WeakMap<Entry, Int32Array>();
   let epochsLeft = 0;
   let trainedAt: number | undefined;
   let started: number | undefined;
@@ -184,12 +196,6 @@ export function createModel(s: MemoryEntries): MemoryModel {
     return { terms: heldTerms.subarray(0, n), x: heldX.subarray(0, n) };
   }
 
-  /** A request's terms weighed, as an example keeps them (its own arrays). */
-  function read(hashes: readonly number[]): { terms: Int32Array; x: Float64Array } {
-    const { terms, x } = weigh(hashes);
-    return { terms: terms.slice(), x: x.slice() };
-  }
-
   /** The pair of term t and tool k: made, with a weight of 0, if none is. */
   function pair(t: number, k: number): void {
     let p = pairs[t];
@@ -210,8 +216,9 @@ export function createModel(s: MemoryEntries): MemoryModel {
     p.w[p.n++] = 0;
   }
 
-  /** Starts an epoch: the live requests but the sample, their pairs made, their terms weighted, shuffled. */
+  /** Starts an epoch: the live requests but those held out, and their terms' IDF (`make` then makes their examples). */
   function begin(): void {
+    begun = s.changes;
     const train: Entry[] = [];
     const chosen: { entry: Entry; rank: number }[] = [];
     for (const entry of s.entries) {
@@ -223,37 +230,97 @@ export function createModel(s: MemoryEntries): MemoryModel {
     sample = chosen.map((c) => c.entry);
     // In the order of their sessions and turns, then shuffled: the same memory trains alike however its pages hold it.
     train.sort((a, b) => keyOf(a) - keyOf(b));
-    // Document frequencies over the requests trained on: a term one request holds is left out (it tells nothing).
-    const df: number[] = [];
-    for (const entry of train)
-      for (const hash of entry.terms) {
-        let t = termNo.get(hash);
-        if (t === undefined) {
-          t = termNo.size;
-          termNo.set(hash, t);
-        }
-        df[t] = (df[t] ?? 0) + 1;
-      }
-    if (idf.length < termNo.size) idf = new Float64Array(termNo.size * 2);
-    for (let t = 0; t < termNo.size; t++) {
-      const d = df[t] ?? 0;
-      idf[t] = d >= 2 ? Math.log(train.length / d) : 0;
-    }
-    examples = train.map((entry) => {
-      const { terms, x } = read(entry.terms);
-      const tools = Int32Array.from(entry.tools, toolNumber);
-      if (!paired.has(entry)) {
-        for (const t of terms) for (const k of tools) pair(t, k);
-        paired.add(entry);
-      }
-      return { terms, x, tools };
-    });
+    pending = train;
+    counted = 0;
+    df = new Int32Array(Math.max(64, termNo.size * 2));
+    examples = [];
+    made = 0;
+    next = 0;
+  }
+
+  /** Shuffles the examples (the same seed sequence for the same memory). */
+  function shuffle(): void {
     for (let i = examples.length - 1; i > 0; i--) {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       const j = Math.floor((seed / 2 ** 32) * (i + 1));
       [examples[i], examples[j]] = [examples[j] as Example, examples[i] as Example];
     }
-    next = 0;
+  }
+
+  /** An entry's terms by the model's numbers (numbered when first met), kept while the entry lives. */
+  function numbersOf(entry: Entry): Int32Array {
+    let numbers = numbered.get(entry);
+    if (!numbers) {
+      numbers = Int32Array.from(entry.terms, (hash) => {
+        let t = termNo.get(hash);
+        if (t === undefined) {
+          t = termNo.size;
+          termNo.set(hash, t);
+        }
+        return t;
+      });
+      numbered.set(entry, numbers);
+    }
+    return numbers;
+  }
+
+  /**
+   * Counts the epoch's terms' document frequencies, then makes its examples (their pairs made first), for about
+   * `budget` pair reads (a term looked up counts as LOOKUP); what it spent.
+   */
+  function make(budget: number): number {
+    let spent = 0;
+    // Document frequencies over the requests trained on: a term one request holds is left out (it tells nothing).
+    while (counted < pending.length && spent < budget) {
+      const fresh = !numbered.has(pending[counted] as Entry);
+      const numbers = numbersOf(pending[counted++] as Entry);
+      spent += fresh ? LOOKUP * numbers.length : numbers.length;
+      if (df.length < termNo.size) {
+        const grown = new Int32Array(termNo.size * 2);
+        grown.set(df);
+        df = grown;
+      }
+      for (const t of numbers) df[t] = (df[t] as number) + 1;
+    }
+    if (counted < pending.length) return spent;
+    if (made === 0 && examples.length === 0) {
+      if (idf.length < termNo.size) idf = new Float64Array(termNo.size * 2);
+      for (let t = 0; t < termNo.size; t++) {
+        const d = t < df.length ? (df[t] as number) : 0;
+        idf[t] = d >= 2 ? Math.log(pending.length / d) : 0;
+      }
+    }
+    while (made < pending.length && spent < budget) {
+      const entry = pending[made++] as Entry;
+      const numbers = numbersOf(entry);
+      const held: number[] = [];
+      let norm = 0;
+      for (const t of numbers) {
+        const v = idf[t] as number;
+        if (v === 0) continue;
+        held.push(t);
+        norm += v * v;
+      }
+      norm = Math.sqrt(norm) || 1;
+      const terms = Int32Array.from(held);
+      const x = Float64Array.from(held, (t) => (idf[t] as number) / norm);
+      const tools = Int32Array.from(entry.tools, toolNumber);
+      spent += 4 * numbers.length;
+      if (!paired.has(entry)) {
+        for (const t of terms)
+          for (const k of tools) {
+            pair(t, k);
+            spent += pairs[t]?.n ?? 0;
+          }
+        paired.add(entry);
+      }
+      examples.push({ terms, x, tools });
+    }
+    if (made < pending.length) return spent;
+    // All made: shuffled, the requests' own order fixed first (begin), so the same memory trains alike.
+    shuffle();
+    pending = [];
+    return spent;
   }
 
   /** One step of descent on an example: the cross-entropy of the softmax against its tools, shared evenly. */
@@ -273,14 +340,15 @@ export function createModel(s: MemoryEntries): MemoryModel {
   /** The share of each sampled request's tools among the model's first as many, averaged. */
   function judge(): number {
     let sum = 0;
+    const first: number[] = [];
+    const byScore = (a: number, b: number) => (z[b] as number) - (z[a] as number) || a - b;
     for (const entry of sample) {
       const q = weigh(entry.terms);
       score(q.terms, q.x);
-      const ranked = Array.from(touched.subarray(0, count)).sort(
-        (a, b) => (z[b] as number) - (z[a] as number) || a - b,
-      );
-      const first = ranked.slice(0, entry.tools.length).map((k) => toolNames[k]);
-      sum += entry.tools.filter((tool) => first.includes(tool)).length / entry.tools.length;
+      first.length = 0;
+      for (let i = 0; i < count; i++) keepFirst(first, touched[i] as number, entry.tools.length, byScore);
+      const named = first.map((k) => toolNames[k]);
+      sum += entry.tools.filter((tool) => named.includes(tool)).length / entry.tools.length;
     }
     return sample.length === 0 ? 0 : sum / sample.length;
   }
@@ -355,6 +423,10 @@ export function createModel(s: MemoryEntries): MemoryModel {
       }
       let spent = 0;
       while (spent < budget) {
+        if (pending.length > 0) {
+          spent += make(budget - spent);
+          continue;
+        }
         if (next === examples.length) {
           if (--epochsLeft === 0) {
             trainedAt = started;
@@ -364,7 +436,11 @@ export function createModel(s: MemoryEntries): MemoryModel {
             next = 0;
             return stale();
           }
-          begin();
+          // The same requests as the epoch before (the first training's epochs, most often): shuffled again only.
+          if (s.changes === begun) {
+            shuffle();
+            next = 0;
+          } else begin();
           continue;
         }
         spent += step(examples[next++] as Example);

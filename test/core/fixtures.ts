@@ -126,6 +126,15 @@ export function searchTurn(id: string, found: readonly string[], query = 'x'): M
   return callAndResult(id, 'search_tools', content, JSON.stringify({ query }));
 }
 
+/** A user's request, searched (with an empty result) and each tool it led to called with a result: one learned turn. */
+export function learnedTurn(query: string, called: readonly string[]): Message[] {
+  return [
+    { role: 'user', content: query },
+    ...callAndResult('s', 'search_tools', '{"found":0,"tools":[]}', JSON.stringify({ query })),
+    ...called.flatMap((name, i) => callAndResult(`c${i}`, name, '{"ok":true}')),
+  ];
+}
+
 /** A logger that records warnings instead of printing them. */
 export function recordingLogger(): { warn: (m: string) => void; lines: string[] } {
   const lines: string[] = [];

@@ -1,32 +1,13 @@
 // Learning's trained model (option `learn.modelWeight`): a softmax over the tools the memory's requests used, trained on
 // those requests in the background, speaking as loudly as its record on requests it was never trained on.
-import {
-  createMemoryStore,
-  createToolSearch,
-  type DiscoveredStore,
-  type Message,
-  type ToolSearch,
-} from 'tool-search-layer';
+import { createMemoryStore, createToolSearch, type DiscoveredStore, type ToolSearch } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
-import { catalogue, names, ok } from './fixtures.ts';
+import { catalogue, names, ok, learnedTurn as turn } from './fixtures.ts';
 
 const tools = [...catalogue];
 const quiet = { warn() {} };
 // Only the model speaks: the table, the memory's neighbours and the sets off.
 const modelOnly = { weight: 0, memoryWeight: 0, setWeight: 0 };
-
-/** One request of a session: a search, then each tool called with a result. */
-function turn(query: string, called: readonly string[]): Message[] {
-  return [
-    { role: 'user', content: query },
-    { role: 'assistant', toolCalls: [{ id: 's', name: 'search_tools', arguments: JSON.stringify({ query }) }] },
-    { role: 'tool', toolCallId: 's', content: '{"found":0,"tools":[]}' },
-    ...called.flatMap((name, i): Message[] => [
-      { role: 'assistant', toolCalls: [{ id: `c${i}`, name, arguments: '{}' }] },
-      { role: 'tool', toolCallId: `c${i}`, content: '{"ok":true}' },
-    ]),
-  ];
-}
 
 const cities = ['lisbon', 'oslo', 'cairo', 'quito', 'lima', 'rome', 'paris', 'delhi', 'tunis', 'kyiv', 'riga', 'bern'];
 const days = ['monday', 'tuesday', 'friday', 'sunday', 'soon', 'today'];

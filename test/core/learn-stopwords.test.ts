@@ -1,27 +1,14 @@
 // The memory of past requests matches them on their stopwords too (hashed): requests written from one template may
 // differ by nothing else ("for us", "with them"), and those words still tell which tools they led to. The table and
 // the keyword ranking never see them.
-import { createMemoryStore, createToolSearch, type Message, type ToolSearch } from 'tool-search-layer';
+import { createMemoryStore, createToolSearch, type ToolSearch } from 'tool-search-layer';
 import { describe, expect, it } from 'vitest';
-import { catalogue, names, ok } from './fixtures.ts';
+import { catalogue, names, ok, learnedTurn as turn } from './fixtures.ts';
 
 const tools = [...catalogue];
 const quiet = { warn() {} };
 // The table off: only the memory's parts can tell the two templates apart, and only by their stopwords.
 const memoryOnly = { weight: 0 };
-
-/** One request of a session: a search, then each tool called with a result. */
-function turn(query: string, called: readonly string[]): Message[] {
-  return [
-    { role: 'user', content: query },
-    { role: 'assistant', toolCalls: [{ id: 's', name: 'search_tools', arguments: JSON.stringify({ query }) }] },
-    { role: 'tool', toolCallId: 's', content: '{"found":0,"tools":[]}' },
-    ...called.flatMap((name, i): Message[] => [
-      { role: 'assistant', toolCalls: [{ id: `c${i}`, name, arguments: '{}' }] },
-      { role: 'tool', toolCallId: `c${i}`, content: '{"ok":true}' },
-    ]),
-  ];
-}
 
 const cities = ['lisbon', 'oslo', 'cairo'];
 
