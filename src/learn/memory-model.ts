@@ -134,7 +134,9 @@ export function createModel(s: MemoryEntries): MemoryModel {
     for (let i = 0; i < terms.length; i++) {
       const v = x[i] as number;
       if (v === 0) continue;
-      const p = pairs[terms[i] as number] as Pairs;
+      // A term has pairs once a request trained on held it while its IDF was positive; one that never did adds nothing.
+      const p = pairs[terms[i] as number];
+      if (!p) continue;
       const { tools, w, n } = p;
       reads += n;
       for (let j = 0; j < n; j++) {
@@ -150,11 +152,11 @@ export function createModel(s: MemoryEntries): MemoryModel {
     return reads;
   }
 
-  /** Turns the scores into probabilities over `among` tools (those not scored count, each at a score of 0). */
-  function softmax(among: number): void {
+  /** Turns the scores into probabilities over the model's tools (those not scored count, each at a score of 0). */
+  function softmax(): void {
     let top = 0;
     for (let i = 0; i < count; i++) top = Math.max(top, z[touched[i] as number] as number);
-    let sum = Math.max(0, among - count) * Math.exp(-top);
+    let sum = (toolNames.length - count) * Math.exp(-top);
     for (let i = 0; i < count; i++) {
       const k = touched[i] as number;
       const e = Math.exp((z[k] as number) - top);
@@ -326,12 +328,14 @@ export function createModel(s: MemoryEntries): MemoryModel {
   /** One step of descent on an example: the cross-entropy of the softmax against its tools, shared evenly. */
   function step({ terms, x, tools }: Example): number {
     const reads = score(terms, x);
-    softmax(toolNames.length);
+    softmax();
     for (const k of tools) if (place[k] !== -1) z[k] = (z[k] as number) - 1 / tools.length;
     for (let i = 0; i < terms.length; i++) {
       const v = RATE * (x[i] as number);
       if (v === 0) continue;
-      const { tools: paired, w, n } = pairs[terms[i] as number] as Pairs;
+      const p = pairs[terms[i] as number];
+      if (!p) continue;
+      const { tools: paired, w, n } = p;
       for (let j = 0; j < n; j++) w[j] = (w[j] as number) - v * (z[paired[j] as number] as number);
     }
     return 2 * reads;
